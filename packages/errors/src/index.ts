@@ -1,0 +1,15 @@
+export { errorStatusByCode, statusForCode, isErrorCode } from "./error-codes.js";
+export type { ErrorCode } from "./error-codes.js";
+export { GatewayError, ProviderPassthroughError } from "./gateway-error.js";
+export type { GatewayErrorOptions } from "./gateway-error.js";
+export { fromZodError, formatParamPath, isZodError } from "./from-zod-error.js";
+export { normalizeError } from "./normalize-error.js";
+export {
+  renderGatewayErrorBody,
+  renderAnthropicErrorBody,
+  renderDashboardErrorBody,
+  errorResponseHeaders,
+  gatewayErrorType,
+  anthropicErrorType,
+} from "./render-error.js";
+export type { GatewayErrorBody, AnthropicErrorBody, DashboardErrorBody } from "./render-error.js";

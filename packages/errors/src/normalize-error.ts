@@ -1,0 +1,33 @@
+import { GatewayError } from "./gateway-error.js";
+import { fromZodError, isZodError } from "./from-zod-error.js";
+
+/**
+ * Turns any thrown value into a GatewayError. Known shapes (zod errors, body-parser errors,
+ * aborts) get their proper code; anything else becomes a 500 `internal_error` with a generic
+ * message, the original kept only as `cause` (never rendered).
+ */
+export function normalizeError(value: unknown): GatewayError {
+  if (GatewayError.isInstance(value)) return value;
+  if (isZodError(value)) return fromZodError(value);
+  if (typeof value === "object" && value !== null) {
+    const bodyParserType = (value as { type?: unknown }).type;
+    // body-parser / raw-body errors carry a `type` and an `expose`d status.
+    if (bodyParserType === "entity.too.large") {
+      return new GatewayError("request_too_large", { cause: value });
+    }
+    if (bodyParserType === "entity.parse.failed") {
+      return new GatewayError("invalid_request", { message: "The request body is not valid JSON.", cause: value });
+    }
+    if (
+      bodyParserType === "encoding.unsupported" ||
+      bodyParserType === "charset.unsupported" ||
+      bodyParserType === "request.size.invalid"
+    ) {
+      return new GatewayError("invalid_request", { message: "The request body could not be read.", cause: value });
+    }
+    if (bodyParserType === "request.aborted") {
+      return new GatewayError("client_cancelled", { cause: value });
+    }
+  }
+  return new GatewayError("internal_error", { cause: value });
+}
