@@ -1,0 +1,371 @@
+import { randomBytes } from "node:crypto";
+import { GatewayError } from "@gateway/errors";
+import { budgetAppliesTo, rateLimitAppliesTo, type BudgetRule, type CallerScope, type RateLimitRule } from "./budget-rule.js";
+import type {
+  AdmissionPlan,
+  ConcurrencyLimitStep,
+  CounterStore,
+  RequestLimitStep,
+  ReservationStep,
+  SpendStep,
+  ThresholdStep,
+  TokenLimitStep,
+} from "./counter-store.js";
+import { createPeriodCache, type BudgetPeriod } from "./period-key.js";
+
+/** What to do when the counter store (Redis) cannot be reached. */
+export interface StoreFailurePolicy {
+  /** `closed` (default): calls under a hard budget get 503 `service_unavailable`. `open`: they pass unchecked. */
+  hardBudgets?: "closed" | "open";
+  /** `open` (default): rate limits are not enforced while the store is down. `closed`: 503. */
+  rateLimits?: "open" | "closed";
+}
+
+/** Settings of {@link createAdmissionController}. */
+export interface AdmissionControllerSettings {
+  store: CounterStore;
+  /** Behaviour while the store is unreachable. Default `{ hardBudgets: "closed", rateLimits: "open" }`. */
+  onRedisError?: StoreFailurePolicy;
+  /**
+   * How long a reservation and a concurrency slot live without settle/release (ms); after it
+   * they are reclaimed, so a crashed process leaks nothing for longer. Must exceed the longest
+   * call. Default 15 minutes; overridable per admission.
+   */
+  leaseMs?: number;
+  /** Budget counters live until their period ends + lease + this margin (ms). Default 1 hour. */
+  expiryMarginMs?: number;
+  /** Called with store failures (admit that degraded or failed, settle/release that could not be recorded). */
+  onStoreError?: (error: unknown, context: { operation: "admit" | "settle" | "release" }) => void;
+}
+
+/** Input of {@link AdmissionController.admit}. */
+export interface AdmitInput extends CallerScope {
+  /** Budgets to consider (e.g. all of the organization's); those not applying to the caller are ignored. */
+  budgets: readonly BudgetRule[];
+  /** Rate limits to consider; those not applying to the caller are ignored. */
+  rateLimits: readonly RateLimitRule[];
+  /** Upper bound of the call's cost (see `estimateMaxCostMicros`), reserved on every applicable hard budget. */
+  estimatedCostMicros: number;
+  /** Upper bound of the call's tokens (input + max output), counted by token rate limits until settle. */
+  estimatedTokens: number;
+  /** Decision calls cannot cap output: refused with `hard_budget_decision_unbounded` under any hard budget. */
+  isDecision?: boolean;
+  /** Overrides the controller's `leaseMs` for this call (e.g. the call's deadline + a margin). */
+  leaseMs?: number;
+}
+
+/** Actual usage of a finished call. */
+export interface ActualUsage {
+  /** Real cost (`computeCostMicros`). */
+  costMicros: number;
+  /** Real tokens (`countUsageTokens`): replaces the estimate in token rate limits. */
+  tokens: number;
+}
+
+/** A budget threshold reached for the first time in its period; emit one notification per crossing. */
+export interface BudgetThresholdCrossing {
+  budgetId: string;
+  budgetName: string | null;
+  scope: BudgetRule["scope"];
+  scopeId: string;
+  mode: BudgetRule["mode"];
+  period: BudgetPeriod;
+  /** `2026-11-22`, `2026-W47`, `2026-11` or `total`. */
+  periodKey: string;
+  /** The fraction from the budget's `thresholds`. */
+  threshold: number;
+  thresholdMicros: number;
+  amountMicros: number;
+  /** Spend of the period right after this settlement. */
+  spentMicros: number;
+}
+
+/** Result of {@link Admission.settle} and {@link Admission.release}. */
+export interface SettleResult {
+  /** False when the store could not be reached (spend lost; reservations expire with their lease) or the admission was already settled. */
+  recorded: boolean;
+  /** Thresholds this settlement crossed first (each is reported once per budget and period across all instances). */
+  thresholdCrossings: BudgetThresholdCrossing[];
+}
+
+/** An admitted call. Call exactly one of `settle` or `release`; later calls are no-ops. */
+export interface Admission {
+  /** Unique id of the admission (names its reservations and lease in the store). */
+  readonly id: string;
+  /** True when the store was unreachable and the call was let through by the failure policy. */
+  readonly degraded: boolean;
+  /** Micro-USD reserved on each applicable hard budget (0 without hard budgets). */
+  readonly reservedMicros: number;
+  /** Ids of the hard budgets holding a reservation. */
+  readonly hardBudgetIds: readonly string[];
+  /** Period key of each applicable budget at admission (spend is recorded there, even if settled after the period ended). */
+  readonly budgetPeriodKeys: Readonly<Record<string, string>>;
+  /** Converts the reservations into the real cost, corrects token counts, frees the concurrency slot. */
+  settle(actual: ActualUsage): Promise<SettleResult>;
+  /** The call failed before costing anything: drops reservations and tokens, frees the slot (the request still counts). */
+  release(): Promise<SettleResult>;
+}
+
+/** Spend of a budget's current period. */
+export interface BudgetUsage {
+  periodKey: string;
+  spentMicros: number;
+  reservedMicros: number;
+}
+
+/** Admission control over budgets and rate limits. See {@link createAdmissionController}. */
+export interface AdmissionController {
+  /**
+   * Checks every applicable rate limit and hard budget in one atomic store operation and
+   * records the call (request, estimated tokens, concurrency slot, reservations) when all pass.
+   * @throws GatewayError `gateway_rate_limit_exceeded` (429, `retryAfter` whole seconds >= 1),
+   *   `hard_budget_exceeded` (424), `hard_budget_decision_unbounded` (424),
+   *   `service_unavailable` (503, store down under a `closed` policy).
+   */
+  admit(input: AdmitInput): Promise<Admission>;
+  /** `admit` with `isDecision: true`. */
+  admitDecision(input: Omit<AdmitInput, "isDecision">): Promise<Admission>;
+  /** Current spend of a budget (for dashboards and tests). */
+  readBudgetUsage(budget: BudgetRule): Promise<BudgetUsage>;
+}
+
+const defaultLeaseMs = 15 * 60_000;
+const defaultExpiryMarginMs = 60 * 60_000;
+const noCrossings: BudgetThresholdCrossing[] = [];
+
+interface SpendTarget {
+  budget: BudgetRule;
+  step: SpendStep;
+  thresholds: number[];
+  hard: boolean;
+}
+
+/**
+ * Creates the admission controller used by the pipeline: one store round trip per admission
+ * and one per settlement.
+ *
+ * @example
+ * const controller = createAdmissionController({ store: createMemoryStore() });
+ * const admission = await controller.admit({ organizationId, projectId, apiKeyId, teamId: null,
+ *   budgets, rateLimits, estimatedCostMicros: 1200, estimatedTokens: 900 });
+ * const { thresholdCrossings } = await admission.settle({ costMicros: 800, tokens: 640 });
+ */
+export function createAdmissionController(settings: AdmissionControllerSettings): AdmissionController {
+  const store = settings.store;
+  const clock = store.clock;
+  const hardBudgetPolicy = settings.onRedisError?.hardBudgets ?? "closed";
+  const rateLimitPolicy = settings.onRedisError?.rateLimits ?? "open";
+  const defaultLease = positive(settings.leaseMs ?? defaultLeaseMs, "leaseMs");
+  const expiryMargin = Math.max(0, settings.expiryMarginMs ?? defaultExpiryMarginMs);
+  const reportError = settings.onStoreError ?? (() => {});
+  const periodOf = createPeriodCache();
+  const instanceTag = randomBytes(6).toString("base64url");
+  let sequence = 0;
+
+  async function admit(input: AdmitInput): Promise<Admission> {
+    const now = clock();
+    const leaseMs = input.leaseMs === undefined ? defaultLease : positive(input.leaseMs, "leaseMs");
+    const estimatedCost = nonNegativeInteger(input.estimatedCostMicros, "estimatedCostMicros");
+    const estimatedTokens = nonNegativeInteger(input.estimatedTokens, "estimatedTokens");
+
+    const spendTargets: SpendTarget[] = [];
+    const reservations: ReservationStep[] = [];
+    const reservedBudgets: BudgetRule[] = [];
+    const budgetPeriodKeys: Record<string, string> = {};
+    for (const budget of input.budgets) {
+      if (!budgetAppliesTo(budget, input)) continue;
+      const hard = budget.mode === "hard";
+      if (hard && input.isDecision) {
+        throw new GatewayError("hard_budget_decision_unbounded", {
+          details: { budget_id: budget.id, scope: budget.scope },
+        });
+      }
+      const window = periodOf(budget.period, now);
+      const key = `b:${budget.id}:${window.key}`;
+      const expiresAt = window.endsAt === null ? null : window.endsAt + leaseMs + expiryMargin;
+      budgetPeriodKeys[budget.id] = window.key;
+      const thresholds = validThresholds(budget.thresholds);
+      spendTargets.push({
+        budget,
+        hard,
+        thresholds,
+        step: { key, amountMicros: 0, expiresAt, thresholds: thresholdSteps(thresholds, budget.amountMicros) },
+      });
+      if (hard) {
+        reservations.push({ key, limitMicros: budget.amountMicros, amountMicros: estimatedCost, expiresAt });
+        reservedBudgets.push(budget);
+      }
+    }
+
+    const requestLimits: RequestLimitStep[] = [];
+    const tokenLimits: TokenLimitStep[] = [];
+    const concurrencyLimits: ConcurrencyLimitStep[] = [];
+    const requestRules: RateLimitRule[] = [];
+    const tokenRules: RateLimitRule[] = [];
+    const concurrencyRules: RateLimitRule[] = [];
+    for (const rule of input.rateLimits) {
+      if (!rateLimitAppliesTo(rule, input)) continue;
+      const windowMs = Math.max(1, Math.floor(rule.windowSeconds)) * 1000;
+      if (rule.requestsPerWindow !== null && rule.requestsPerWindow !== undefined) {
+        requestLimits.push({ key: `r:${rule.id}:q`, limit: Math.max(0, Math.floor(rule.requestsPerWindow)), windowMs });
+        requestRules.push(rule);
+      }
+      if (rule.tokensPerWindow !== null && rule.tokensPerWindow !== undefined) {
+        tokenLimits.push({ key: `r:${rule.id}:t`, limit: Math.max(0, Math.floor(rule.tokensPerWindow)), windowMs, tokens: estimatedTokens });
+        tokenRules.push(rule);
+      }
+      if (rule.concurrency !== null && rule.concurrency !== undefined) {
+        concurrencyLimits.push({ key: `r:${rule.id}:c`, limit: Math.max(0, Math.floor(rule.concurrency)) });
+        concurrencyRules.push(rule);
+      }
+    }
+
+    sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
+    const admissionId = `${instanceTag}.${sequence.toString(36)}`;
+    const plan: AdmissionPlan = {
+      admissionId,
+      now,
+      leaseExpiresAt: now + leaseMs,
+      reservations,
+      requestLimits,
+      tokenLimits,
+      concurrencyLimits,
+    };
+
+    let degraded = false;
+    const needsStore = reservations.length + requestLimits.length + tokenLimits.length + concurrencyLimits.length > 0;
+    if (needsStore) {
+      let outcome;
+      try {
+        outcome = await store.admit(plan);
+      } catch (error) {
+        reportError(error, { operation: "admit" });
+        const rateLimited = requestLimits.length + tokenLimits.length + concurrencyLimits.length > 0;
+        if ((reservations.length > 0 && hardBudgetPolicy === "closed") || (rateLimited && rateLimitPolicy === "closed")) {
+          throw new GatewayError("service_unavailable", {
+            message: "Budget and rate-limit counters are temporarily unavailable.",
+            retryAfter: 1,
+            cause: error,
+          });
+        }
+        degraded = true;
+      }
+      if (outcome && !outcome.admitted) {
+        if (outcome.kind === "budget") {
+          const budget = reservedBudgets[outcome.index]!;
+          throw new GatewayError("hard_budget_exceeded", {
+            message: `Hard budget ${budget.id} does not allow this call.`,
+            details: {
+              budget_id: budget.id,
+              scope: budget.scope,
+              period: budget.period,
+              period_key: budgetPeriodKeys[budget.id],
+              limit_micros: budget.amountMicros,
+              spent_micros: outcome.spentMicros,
+              reserved_micros: outcome.reservedMicros,
+              requested_micros: estimatedCost,
+            },
+          });
+        }
+        const rules = outcome.kind === "requests" ? requestRules : outcome.kind === "tokens" ? tokenRules : concurrencyRules;
+        const rule = rules[outcome.index]!;
+        throw new GatewayError("gateway_rate_limit_exceeded", {
+          retryAfter: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
+          details: { limit_id: rule.id, scope: rule.scope, kind: outcome.kind },
+        });
+      }
+    }
+
+    let finished = false;
+    async function finish(actual: ActualUsage | null): Promise<SettleResult> {
+      if (finished) return { recorded: false, thresholdCrossings: noCrossings };
+      finished = true;
+      const costMicros = actual === null ? 0 : nonNegativeInteger(actual.costMicros, "costMicros");
+      const tokens = actual === null ? 0 : nonNegativeInteger(actual.tokens, "tokens");
+      const spends: SpendStep[] = [];
+      const spendOwners: SpendTarget[] = [];
+      for (const target of spendTargets) {
+        // Soft budgets have nothing to undo when nothing was spent.
+        if (costMicros === 0 && !target.hard) continue;
+        spends.push(actual === null ? { ...target.step, thresholds: [] } : { ...target.step, amountMicros: costMicros });
+        spendOwners.push(target);
+      }
+      const tokenCorrections = tokenLimits.map((step) => ({ key: step.key, tokens }));
+      const concurrencyReleases = concurrencyLimits.map((step) => ({ key: step.key }));
+      if (spends.length + tokenCorrections.length + concurrencyReleases.length === 0) {
+        return { recorded: true, thresholdCrossings: noCrossings };
+      }
+      try {
+        const outcome = await store.settle({ admissionId, now: clock(), spends, tokenCorrections, concurrencyReleases });
+        if (outcome.crossed.length === 0) return { recorded: true, thresholdCrossings: noCrossings };
+        const thresholdCrossings = outcome.crossed.map((crossing): BudgetThresholdCrossing => {
+          const target = spendOwners[crossing.spendIndex]!;
+          const budget = target.budget;
+          return {
+            budgetId: budget.id,
+            budgetName: budget.name ?? null,
+            scope: budget.scope,
+            scopeId: budget.scopeId,
+            mode: budget.mode,
+            period: budget.period,
+            periodKey: budgetPeriodKeys[budget.id]!,
+            threshold: target.thresholds[crossing.thresholdIndex]!,
+            thresholdMicros: target.step.thresholds[crossing.thresholdIndex]!.micros,
+            amountMicros: budget.amountMicros,
+            spentMicros: crossing.spentMicros,
+          };
+        });
+        return { recorded: true, thresholdCrossings };
+      } catch (error) {
+        reportError(error, { operation: actual === null ? "release" : "settle" });
+        return { recorded: false, thresholdCrossings: noCrossings };
+      }
+    }
+
+    return {
+      id: admissionId,
+      degraded,
+      reservedMicros: reservations.length > 0 && !degraded ? estimatedCost : 0,
+      hardBudgetIds: degraded ? [] : reservedBudgets.map((budget) => budget.id),
+      budgetPeriodKeys,
+      settle: (actual) => finish(actual),
+      release: () => finish(null),
+    };
+  }
+
+  return {
+    admit,
+    admitDecision: (input) => admit({ ...input, isDecision: true }),
+    async readBudgetUsage(budget) {
+      const window = periodOf(budget.period, clock());
+      const state = await store.readBudget(`b:${budget.id}:${window.key}`);
+      return { periodKey: window.key, ...state };
+    },
+  };
+}
+
+function validThresholds(thresholds: readonly number[]): number[] {
+  const valid: number[] = [];
+  for (const threshold of thresholds) if (Number.isFinite(threshold) && threshold >= 0) valid.push(threshold);
+  return valid;
+}
+
+function thresholdSteps(thresholds: readonly number[], amountMicros: number): ThresholdStep[] {
+  // Rounded to 1/1000 micro first so 0.7 × 100 is 70, not 71.
+  return thresholds.map((threshold) => ({
+    name: String(threshold),
+    micros: Math.ceil(Math.round(threshold * amountMicros * 1000) / 1000),
+  }));
+}
+
+function nonNegativeInteger(value: number, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new RangeError(`${name} must be a finite number >= 0.`);
+  }
+  return Math.ceil(value);
+}
+
+function positive(value: number, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a number > 0.`);
+  return value;
+}

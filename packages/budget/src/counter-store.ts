@@ -1,0 +1,113 @@
+/** A time source: epoch milliseconds. Injected for tests; defaults to `Date.now`. */
+export type Clock = () => number;
+
+/** One hard-budget reservation of an {@link AdmissionPlan}. */
+export interface ReservationStep {
+  /** Counter key (without the store's prefix), one per budget and period. */
+  key: string;
+  /** The hard budget's amount. */
+  limitMicros: number;
+  /** Upper bound of the call's cost to reserve. */
+  amountMicros: number;
+  /** When the counter may be dropped (epoch ms), or `null` to keep it forever. */
+  expiresAt: number | null;
+}
+
+/** One requests-per-window check of an {@link AdmissionPlan}. */
+export interface RequestLimitStep {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** One tokens-per-window check of an {@link AdmissionPlan}. */
+export interface TokenLimitStep {
+  key: string;
+  limit: number;
+  windowMs: number;
+  /** Estimated tokens of the call, counted until settle corrects them. */
+  tokens: number;
+}
+
+/** One concurrency-slot acquisition of an {@link AdmissionPlan}. */
+export interface ConcurrencyLimitStep {
+  key: string;
+  limit: number;
+}
+
+/**
+ * Everything one admission checks and records, applied atomically and all-or-nothing: either
+ * every step is recorded, or none is and the first failing step is reported.
+ */
+export interface AdmissionPlan {
+  /** Unique per admission; names the reservation, log entries and lease. */
+  admissionId: string;
+  /** Epoch ms, from the store's clock. */
+  now: number;
+  /** Deadline of the reservations and concurrency lease (epoch ms); after it they are ignored and reclaimed. */
+  leaseExpiresAt: number;
+  reservations: readonly ReservationStep[];
+  requestLimits: readonly RequestLimitStep[];
+  tokenLimits: readonly TokenLimitStep[];
+  concurrencyLimits: readonly ConcurrencyLimitStep[];
+}
+
+/** The result of {@link CounterStore.admit}. `index` points into the plan's list of that kind. */
+export type AdmissionPlanOutcome =
+  | { admitted: true }
+  | { admitted: false; kind: "budget"; index: number; spentMicros: number; reservedMicros: number }
+  | { admitted: false; kind: "requests" | "tokens" | "concurrency"; index: number; retryAfterMs: number };
+
+/** A soft/hard budget threshold to detect on settle. */
+export interface ThresholdStep {
+  /** Stable name of the threshold within the period, e.g. `"0.8"`. */
+  name: string;
+  /** Spend at which it is crossed. */
+  micros: number;
+}
+
+/** One budget spend of a {@link SettlementPlan}; also removes the admission's reservation there, if any. */
+export interface SpendStep {
+  key: string;
+  amountMicros: number;
+  expiresAt: number | null;
+  thresholds: readonly ThresholdStep[];
+}
+
+/** Settles an admission atomically: records spend, drops its reservations, corrects tokens, frees its lease. */
+export interface SettlementPlan {
+  admissionId: string;
+  now: number;
+  spends: readonly SpendStep[];
+  /** Replace the admission's estimated tokens with these actual tokens (ignored once the entry left the window). */
+  tokenCorrections: readonly { key: string; tokens: number }[];
+  concurrencyReleases: readonly { key: string }[];
+}
+
+/** Thresholds crossed by a settlement: each one is reported by exactly one settlement per counter. */
+export interface SettlementPlanOutcome {
+  crossed: { spendIndex: number; thresholdIndex: number; spentMicros: number }[];
+}
+
+/** A budget counter as read by {@link CounterStore.readBudget}. */
+export interface BudgetCounterState {
+  spentMicros: number;
+  /** Sum of live (unexpired, unsettled) reservations. */
+  reservedMicros: number;
+}
+
+/**
+ * The one interface of the counter stores ({@link createMemoryStore}, {@link createRedisStore}).
+ * Every method is one atomic operation (a synchronous section in memory, one Lua script in
+ * Redis). Stores throw when their backend is unreachable; the admission controller decides
+ * what that means.
+ */
+export interface CounterStore {
+  /** The store's time source; the admission controller uses it for periods and windows. */
+  readonly clock: Clock;
+  admit(plan: AdmissionPlan): Promise<AdmissionPlanOutcome>;
+  settle(plan: SettlementPlan): Promise<SettlementPlanOutcome>;
+  readBudget(key: string): Promise<BudgetCounterState>;
+  /** Frees timers/handles owned by the store (never closes an injected Redis client). */
+  close(): Promise<void>;
+}

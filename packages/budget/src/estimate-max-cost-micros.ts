@@ -1,0 +1,53 @@
+import { checkedPrice, checkedTokens, scaledCostMicros, scalePrice } from "./compute-cost-micros.js";
+import type { ModelPrice } from "./model-price.js";
+
+/** Output bound used when neither the request, the price nor the context window gives one. */
+export const defaultFallbackMaxOutputTokens = 16_384;
+
+/** Input of {@link estimateMaxCostMicros}. */
+export interface EstimateMaxCostInput {
+  /** Input tokens of the request as counted before the call (cache hits unknown yet). */
+  inputTokens: number;
+  /** The request's output cap (`max_tokens` and friends), if any. */
+  maxOutputTokens?: number | null;
+  price: ModelPrice;
+  /** Used when no other output bound is known. Default {@link defaultFallbackMaxOutputTokens}. */
+  fallbackMaxOutputTokens?: number;
+}
+
+/**
+ * The output-token bound of a call: the request's cap, else the model's `maxOutputTokens`,
+ * else what is left of the context window, else `fallbackMaxOutputTokens`. The smallest of
+ * the known bounds wins.
+ */
+export function resolveMaxOutputTokens(input: Omit<EstimateMaxCostInput, "price"> & { price?: ModelPrice | null }): number {
+  let bound = Number.POSITIVE_INFINITY;
+  if (input.maxOutputTokens !== undefined && input.maxOutputTokens !== null) bound = Math.min(bound, input.maxOutputTokens);
+  const price = input.price;
+  if (price?.maxOutputTokens !== undefined) bound = Math.min(bound, price.maxOutputTokens);
+  if (price?.contextWindow !== undefined) bound = Math.min(bound, Math.max(0, price.contextWindow - input.inputTokens));
+  if (bound === Number.POSITIVE_INFINITY) bound = input.fallbackMaxOutputTokens ?? defaultFallbackMaxOutputTokens;
+  return checkedTokens(Math.max(0, Math.ceil(bound)), "maxOutputTokens");
+}
+
+/**
+ * An upper bound of a call's cost in integer micro-USD, reserved at admission on hard budgets.
+ *
+ * Every input token is priced at the highest of the input, cache-read and cache-write prices
+ * (the cache split is only known afterwards; cache writes can cost more than plain input),
+ * and the output at {@link resolveMaxOutputTokens} tokens. Rounded up.
+ */
+export function estimateMaxCostMicros(input: EstimateMaxCostInput): number {
+  const price = input.price;
+  const inputPrice = checkedPrice(price.input, "input");
+  const highestInputPrice = Math.max(
+    inputPrice,
+    price.cacheRead === undefined ? 0 : checkedPrice(price.cacheRead, "cacheRead"),
+    price.cacheWrite === undefined ? 0 : checkedPrice(price.cacheWrite, "cacheWrite"),
+  );
+  const inputTokens = checkedTokens(input.inputTokens, "inputTokens");
+  const outputTokens = resolveMaxOutputTokens(input);
+  return scaledCostMicros(
+    inputTokens * scalePrice(highestInputPrice) + outputTokens * scalePrice(checkedPrice(price.output, "output")),
+  );
+}

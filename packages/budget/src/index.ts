@@ -1,0 +1,42 @@
+export { computeCostMicros, countUsageTokens } from "./compute-cost-micros.js";
+export { estimateMaxCostMicros, resolveMaxOutputTokens, defaultFallbackMaxOutputTokens } from "./estimate-max-cost-micros.js";
+export type { EstimateMaxCostInput } from "./estimate-max-cost-micros.js";
+export { defaultPriceTable, defaultPriceTableDate } from "./default-price-table.js";
+export { resolveModelPrice } from "./resolve-model-price.js";
+export type { ResolveModelPriceInput } from "./resolve-model-price.js";
+export type { ModelPrice, TokenUsage } from "./model-price.js";
+export { periodKey, periodWindow } from "./period-key.js";
+export type { BudgetPeriod, PeriodWindow } from "./period-key.js";
+export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget } from "./budget-rule.js";
+export type { BudgetRule, BudgetScope, RateLimitRule, CallerScope } from "./budget-rule.js";
+export { createAdmissionController } from "./admission-controller.js";
+export type {
+  AdmissionController,
+  AdmissionControllerSettings,
+  StoreFailurePolicy,
+  AdmitInput,
+  Admission,
+  ActualUsage,
+  SettleResult,
+  BudgetThresholdCrossing,
+  BudgetUsage,
+} from "./admission-controller.js";
+export { createMemoryStore } from "./memory-store.js";
+export type { MemoryStoreSettings } from "./memory-store.js";
+export { createRedisStore } from "./redis-store.js";
+export type { RedisStoreSettings } from "./redis-store.js";
+export type {
+  Clock,
+  CounterStore,
+  AdmissionPlan,
+  AdmissionPlanOutcome,
+  ReservationStep,
+  RequestLimitStep,
+  TokenLimitStep,
+  ConcurrencyLimitStep,
+  SettlementPlan,
+  SettlementPlanOutcome,
+  SpendStep,
+  ThresholdStep,
+  BudgetCounterState,
+} from "./counter-store.js";

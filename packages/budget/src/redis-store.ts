@@ -1,0 +1,150 @@
+import type { Redis } from "ioredis";
+import type {
+  AdmissionPlan,
+  AdmissionPlanOutcome,
+  BudgetCounterState,
+  Clock,
+  CounterStore,
+  SettlementPlan,
+  SettlementPlanOutcome,
+} from "./counter-store.js";
+import { admitScript, readBudgetScript, settleScript } from "./redis-scripts.js";
+
+/** Settings of {@link createRedisStore}. */
+export interface RedisStoreSettings {
+  /**
+   * An ioredis 5 client (single node). Owned by the caller: the store never closes it. All
+   * keys of one admission are used by one script, so on Redis Cluster put a hash tag in the
+   * prefix (`{gw}:`) to keep them in one slot.
+   */
+  redis: Redis;
+  /** Prepended to every key, e.g. `gateway:`. Required, so tenants of a shared Redis stay apart. */
+  keyPrefix: string;
+  /**
+   * Time source (epoch ms), default `Date.now`. Windows, leases and period keys use it; all
+   * gateway instances sharing the Redis should have synchronised clocks (NTP). Key TTLs are
+   * computed relative to it, so a shifted test clock still expires keys correctly.
+   */
+  clock?: Clock;
+  /**
+   * A command that has not answered after this many ms fails (the admission controller then
+   * applies its failure policy). Commands also fail at once while the client is disconnected.
+   * Default 1000.
+   */
+  commandTimeoutMs?: number;
+}
+
+type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
+
+const unavailableStatuses = new Set(["end", "close", "reconnecting"]);
+
+/**
+ * A {@link CounterStore} on Redis, shared by every gateway instance. Each operation is one Lua
+ * script (`defineCommand`, sent as EVALSHA) over all of its keys, so an admission is atomic and
+ * all-or-nothing across budgets and limits, and costs one round trip.
+ */
+export function createRedisStore(settings: RedisStoreSettings): CounterStore {
+  const { redis, keyPrefix } = settings;
+  if (typeof keyPrefix !== "string" || keyPrefix.length === 0) throw new TypeError("keyPrefix must be a non-empty string.");
+  const clock = settings.clock ?? Date.now;
+  const timeoutMs = settings.commandTimeoutMs ?? 1000;
+
+  const commands = redis as unknown as Record<string, ScriptCommand | undefined>;
+  if (typeof commands.gatewayBudgetAdmit !== "function") redis.defineCommand("gatewayBudgetAdmit", { lua: admitScript });
+  if (typeof commands.gatewayBudgetSettle !== "function") redis.defineCommand("gatewayBudgetSettle", { lua: settleScript });
+  if (typeof commands.gatewayBudgetRead !== "function") redis.defineCommand("gatewayBudgetRead", { lua: readBudgetScript });
+
+  function call(name: string, args: (string | number)[]): Promise<unknown> {
+    if (unavailableStatuses.has(redis.status)) {
+      return Promise.reject(new Error(`Redis is not connected (status ${redis.status}).`));
+    }
+    const command = commands[name]!.apply(redis, args);
+    if (timeoutMs <= 0) return command;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
+      command.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  return {
+    clock,
+    async admit(plan: AdmissionPlan): Promise<AdmissionPlanOutcome> {
+      const keys: string[] = [];
+      const args: (string | number)[] = [
+        plan.now,
+        plan.admissionId,
+        plan.leaseExpiresAt,
+        plan.requestLimits.length,
+        plan.tokenLimits.length,
+        plan.concurrencyLimits.length,
+        plan.reservations.length,
+      ];
+      for (const step of plan.requestLimits) {
+        keys.push(keyPrefix + step.key);
+        args.push(step.limit, step.windowMs);
+      }
+      for (const step of plan.tokenLimits) {
+        keys.push(keyPrefix + step.key, `${keyPrefix}${step.key}:h`);
+        args.push(step.limit, step.windowMs, step.tokens);
+      }
+      for (const step of plan.concurrencyLimits) {
+        keys.push(keyPrefix + step.key);
+        args.push(step.limit);
+      }
+      for (const step of plan.reservations) {
+        keys.push(keyPrefix + step.key, `${keyPrefix}${step.key}:z`);
+        args.push(step.limitMicros, step.amountMicros, step.expiresAt ?? -1);
+      }
+      const reply = (await call("gatewayBudgetAdmit", [keys.length, ...keys, ...args])) as [string, number?, number?, number?];
+      const kind = reply[0];
+      if (kind === "ok") return { admitted: true };
+      if (kind === "budget") {
+        return { admitted: false, kind, index: Number(reply[1]), spentMicros: Number(reply[2]), reservedMicros: Number(reply[3]) };
+      }
+      if (kind === "requests" || kind === "tokens" || kind === "concurrency") {
+        return { admitted: false, kind, index: Number(reply[1]), retryAfterMs: Number(reply[2]) };
+      }
+      throw new Error(`Unexpected reply from the admission script: ${String(kind)}`);
+    },
+    async settle(plan: SettlementPlan): Promise<SettlementPlanOutcome> {
+      const keys: string[] = [];
+      const args: (string | number)[] = [
+        plan.now,
+        plan.admissionId,
+        plan.spends.length,
+        plan.tokenCorrections.length,
+        plan.concurrencyReleases.length,
+      ];
+      for (const step of plan.spends) {
+        keys.push(keyPrefix + step.key, `${keyPrefix}${step.key}:z`);
+        args.push(step.amountMicros, step.expiresAt ?? -1, step.thresholds.length);
+        for (const threshold of step.thresholds) args.push(threshold.name, threshold.micros);
+      }
+      for (const correction of plan.tokenCorrections) {
+        keys.push(`${keyPrefix}${correction.key}:h`);
+        args.push(correction.tokens);
+      }
+      for (const release of plan.concurrencyReleases) keys.push(keyPrefix + release.key);
+      const reply = (await call("gatewayBudgetSettle", [keys.length, ...keys, ...args])) as number[];
+      const crossed: SettlementPlanOutcome["crossed"] = [];
+      for (let index = 0; index + 2 < reply.length; index += 3) {
+        crossed.push({ spendIndex: Number(reply[index]), thresholdIndex: Number(reply[index + 1]), spentMicros: Number(reply[index + 2]) });
+      }
+      return { crossed };
+    },
+    async readBudget(key: string): Promise<BudgetCounterState> {
+      const reply = (await call("gatewayBudgetRead", [2, keyPrefix + key, `${keyPrefix}${key}:z`, clock()])) as number[];
+      return { spentMicros: Number(reply[0]), reservedMicros: Number(reply[1]) };
+    },
+    async close() {},
+  };
+}
