@@ -59,10 +59,17 @@ export class ProviderPassthroughError extends GatewayError {
   readonly upstreamStatus: number;
   readonly payload: unknown;
 
-  constructor(options: { status: number; payload: unknown; retryAfter?: number | string; cause?: unknown }) {
+  constructor(options: {
+    status: number;
+    payload: unknown;
+    retryAfter?: number | string;
+    details?: Record<string, unknown>;
+    cause?: unknown;
+  }) {
     super("upstream_error", {
       message: `The provider answered with status ${options.status}.`,
       retryAfter: options.retryAfter,
+      details: options.details,
       cause: options.cause,
     });
     this.name = "ProviderPassthroughError";

@@ -1,0 +1,147 @@
+import { GatewayError } from "@gateway/errors";
+import { createAnthropicStatedAsker } from "./decision/anthropic-decision-calls.js";
+import { runTranslatedDecision } from "./decision/run-translated-decision.js";
+import type { ProviderAdapterDependencies } from "./openai-adapter.js";
+import { normalizeAnthropicUsage } from "./normalize-usage.js";
+import type { ForwardableHeaders, NormalizedUsage, ProviderAdapter, SnapshotConnection, SseEvent } from "./provider-adapter.js";
+import { emptyUsage } from "./provider-adapter.js";
+import { parseSseStream } from "./translation/index.js";
+import { baseUrlOf, joinUrl, lowerCaseKeys, malformedAnswer, postJson, postStream, tryParseJson } from "./upstream-call.js";
+
+/** Default base URL of `anthropic` connections without one. */
+export const anthropicDefaultBaseUrl = "https://api.anthropic.com";
+
+/** The `anthropic-version` sent when the caller gives none. */
+export const anthropicDefaultVersion = "2023-06-01";
+
+/**
+ * Adapter for the Anthropic Messages API: `POST {baseUrl}/v1/messages` with `x-api-key`,
+ * `anthropic-version` (the caller's, else 2023-06-01), the caller's `anthropic-beta` and the
+ * connection's extra headers.
+ *
+ * - `messages` is native (JSON and SSE passthrough; usage from `message_start` and the
+ *   cumulative `message_delta` usage, cache tokens included).
+ * - `countTokens` is native (`POST /v1/messages/count_tokens`).
+ * - `decide` is translated with a forced tool call that states a probability per option.
+ * - `chatCompletions` (OpenAI format) is not wired yet (`unsupported_feature`).
+ */
+export function createAnthropicAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+  const { transport } = dependencies;
+
+  function headers(callerHeaders?: ForwardableHeaders): Record<string, string> {
+    const result: Record<string, string> = {
+      accept: "application/json",
+      "anthropic-version": anthropicDefaultVersion,
+      ...(connection.credential ? { "x-api-key": connection.credential } : {}),
+      ...lowerCaseKeys(connection.headers),
+    };
+    const version = headerValue(callerHeaders, "anthropic-version");
+    if (version !== undefined) result["anthropic-version"] = version;
+    const beta = headerValue(callerHeaders, "anthropic-beta");
+    if (beta !== undefined) {
+      const values = [result["anthropic-beta"], beta].filter((value): value is string => value !== undefined);
+      result["anthropic-beta"] = [...new Set(values.flatMap((value) => value.split(",").map((part) => part.trim())))]
+        .filter((part) => part !== "")
+        .join(",");
+    }
+    return result;
+  }
+
+  const base = () => baseUrlOf(connection, anthropicDefaultBaseUrl);
+
+  return {
+    kind: "anthropic",
+    capabilities: {
+      decisions: "translated",
+      logprobs: false,
+      chatFormat: "anthropic",
+      countTokens: "native",
+      chatCompletions: "unsupported",
+      messages: "native",
+    },
+
+    async decide(request, target, context) {
+      const asker = createAnthropicStatedAsker({
+        transport,
+        connection,
+        url: joinUrl(base(), "/v1/messages"),
+        headers: headers(),
+        model: target.upstreamModel,
+      });
+      return runTranslatedDecision({ request, target, context, asker });
+    },
+
+    async messages(body, target, context, callerHeaders) {
+      const upstreamBody: Record<string, unknown> = { ...body, model: target.upstreamModel };
+      const url = joinUrl(base(), "/v1/messages");
+      if (body.stream !== true) {
+        const response = await postJson({ transport, connection, url, headers: headers(callerHeaders), body: upstreamBody, context });
+        return { kind: "json", status: response.status, body: response.body, usage: normalizeAnthropicUsage(response.body.usage) };
+      }
+      const response = await postStream({
+        transport,
+        connection,
+        url,
+        headers: { ...headers(callerHeaders), accept: "text/event-stream" },
+        body: upstreamBody,
+        context,
+      });
+      let usage: NormalizedUsage = emptyUsage();
+      let usageFields: Record<string, unknown> = {};
+      async function* events(): AsyncGenerator<SseEvent> {
+        for await (const event of parseSseStream(response.body)) {
+          const data = tryParseJson(event.data) as Record<string, unknown> | undefined;
+          if (data?.type === "message_start") {
+            const message = data.message as Record<string, unknown> | undefined;
+            usageFields = { ...usageFields, ...definedFields(message?.usage) };
+            usage = normalizeAnthropicUsage(usageFields);
+          } else if (data?.type === "message_delta") {
+            // `message_delta.usage` is cumulative; fields it omits keep their earlier values.
+            usageFields = { ...usageFields, ...definedFields(data.usage) };
+            usage = normalizeAnthropicUsage(usageFields);
+          }
+          yield event;
+        }
+      }
+      return { kind: "stream", status: response.status, events: events(), usage: () => usage };
+    },
+
+    async countTokens(body, target, context, callerHeaders) {
+      const response = await postJson({
+        transport,
+        connection,
+        url: joinUrl(base(), "/v1/messages/count_tokens"),
+        headers: headers(callerHeaders),
+        body: { ...body, model: target.upstreamModel },
+        context,
+      });
+      const inputTokens = response.body.input_tokens;
+      if (typeof inputTokens !== "number" || !Number.isInteger(inputTokens) || inputTokens < 0) {
+        throw malformedAnswer(connection.name, "has no valid input_tokens");
+      }
+      return { inputTokens, local: false };
+    },
+
+    async chatCompletions() {
+      throw new GatewayError("unsupported_feature", {
+        message: `The OpenAI chat completions format is not available for the Anthropic connection '${connection.name}' yet (translation not wired).`,
+        details: { retryable: true, provider: connection.name },
+      });
+    },
+  };
+}
+
+function headerValue(headers: ForwardableHeaders | undefined, name: string): string | undefined {
+  if (headers === undefined) return undefined;
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name) continue;
+    if (Array.isArray(value)) return value.join(",");
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+function definedFields(value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return {};
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== null && entry !== undefined));
+}

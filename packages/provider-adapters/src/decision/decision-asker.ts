@@ -1,0 +1,25 @@
+import type { NormalizedUsage, ProviderCallContext } from "../provider-adapter.js";
+import type { DecisionPrompt } from "./decision-prompt.js";
+
+/** What one provider call made for a decision yielded. */
+export type AskOutcome =
+  | { kind: "weights"; weights: Record<string, number>; usage: NormalizedUsage }
+  | { kind: "refusal"; usage: NormalizedUsage };
+
+/**
+ * Asks a chat provider for decision probabilities. `logprobs`: one label token, weights read
+ * from its top log-probabilities (variants merged). `stated`: one probability field per label.
+ */
+export type DecisionAsker =
+  | {
+      source: "logprobs";
+      askLabel(prompt: DecisionPrompt, labels: readonly string[], context: ProviderCallContext): Promise<AskOutcome>;
+    }
+  | {
+      source: "stated";
+      askProbabilities(
+        prompt: DecisionPrompt,
+        fields: readonly { label: string; description: string }[],
+        context: ProviderCallContext,
+      ): Promise<AskOutcome>;
+    };

@@ -1,0 +1,58 @@
+import { checkDecisionResponse } from "@gateway/decision-schema";
+import { renderDecisionUsage } from "../normalize-usage.js";
+import { addUsage } from "../provider-adapter.js";
+import type { DecisionResult, ProviderCallContext, ProviderTarget } from "../provider-adapter.js";
+import { checkTranslatableDecision } from "./check-translatable-decision.js";
+import type { DecisionAnswer, DecisionRequest, DecisionResponse } from "./decision-contract.js";
+import type { DecisionAsker } from "./decision-asker.js";
+import { decideWithLogprobs } from "./decide-with-logprobs.js";
+import { decideWithStatedProbabilities } from "./decide-with-stated-probabilities.js";
+
+/**
+ * Answers a decision request through a chat provider: rejects what cannot be represented
+ * (`unsupported_feature`), asks every question in parallel (the first failure cancels the
+ * other calls), sums usage, and checks the built response with `checkDecisionResponse`.
+ */
+export async function runTranslatedDecision(options: {
+  request: DecisionRequest;
+  target: ProviderTarget;
+  context: ProviderCallContext;
+  asker: DecisionAsker;
+}): Promise<DecisionResult> {
+  const { request, target, context, asker } = options;
+  const provider = target.connection.name;
+  checkTranslatableDecision(request, provider);
+
+  const siblings = new AbortController();
+  const callContext: ProviderCallContext = {
+    requestId: context.requestId,
+    deadline: context.deadline,
+    signal: AbortSignal.any([context.signal, siblings.signal]),
+  };
+  const entries = Object.entries(request.questions);
+  let results;
+  try {
+    results = await Promise.all(
+      entries.map(([, question]) =>
+        asker.source === "logprobs"
+          ? decideWithLogprobs({ question, state: request.state, asker, context: callContext, provider })
+          : decideWithStatedProbabilities({ question, state: request.state, asker, context: callContext }),
+      ),
+    );
+  } catch (error) {
+    siblings.abort();
+    throw error;
+  }
+
+  const answers: Record<string, DecisionAnswer> = {};
+  entries.forEach(([name], index) => {
+    answers[name] = results[index]!.answer;
+  });
+  const usage = addUsage(...results.map((result) => result.usage));
+  const response: DecisionResponse = {
+    answers,
+    model: target.qualifiedModel,
+    usage: renderDecisionUsage(usage),
+  };
+  return { response: checkDecisionResponse(request, response), usage };
+}

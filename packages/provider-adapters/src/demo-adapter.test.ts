@@ -1,0 +1,93 @@
+import { checkDecisionResponse } from "@gateway/decision-schema";
+import { describe, expect, it } from "vitest";
+import { callContext, collect } from "../test/fake-upstream.js";
+import { createProviderAdapter } from "./create-provider-adapter.js";
+import type { DecisionRequest } from "./decision/decision-contract.js";
+import { createHttpTransport } from "./http-transport.js";
+import type { ProviderTarget, SnapshotConnection } from "./provider-adapter.js";
+
+const connection: SnapshotConnection = { id: "demo", name: "demo", kind: "demo", baseUrl: null, credential: null, headers: {} };
+const target: ProviderTarget = { connection, upstreamModel: "demo/echo", qualifiedModel: "demo/demo/echo" };
+const adapter = createProviderAdapter(connection, { transport: createHttpTransport() });
+
+const request = (state: unknown): DecisionRequest =>
+  ({
+    model: "demo/demo/echo",
+    state,
+    questions: {
+      spam: { type: "noul", instructions: "Is it spam?" },
+      topic: { type: "choice", instructions: "Topic?", criteria: { billing: null, shipping: null, other: null } },
+      stars: { type: "score", instructions: "Stars?", criteria: ["1", "2", "3", "4", "5"] },
+      rubric: { type: "score", instructions: "Rubric?", criteria: { "0.5": "low", "9": "high" } },
+    },
+  }) as DecisionRequest;
+
+describe("demo adapter", () => {
+  it("answers decisions deterministically from the input, with valid, labelled answers", async () => {
+    const first = await adapter.decide(request("Buy cheap watches"), target, callContext());
+    const again = await adapter.decide(request("Buy cheap watches"), target, callContext());
+    const other = await adapter.decide(request("Where is my parcel?"), target, callContext());
+    expect(again.response).toEqual(first.response);
+    expect(other.response.answers).not.toEqual(first.response.answers);
+    expect(() => checkDecisionResponse(request("x"), first.response)).not.toThrow();
+    expect(first.headers).toEqual({ "x-gateway-demo": "true" });
+    expect(first.response).toMatchObject({ demo: true, model: "demo/demo/echo" });
+    expect(String(first.response.notice)).toContain("demo");
+    expect(first.response.answers.topic).toMatchObject({ type: "choice", probability_source: "demo" });
+    expect(first.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it("answers chat completions as JSON and as a stream with usage, labelled as demo", async () => {
+    const body = { model: "x", messages: [{ role: "user", content: "Hello" }] };
+    const json = await adapter.chatCompletions(body, target, callContext());
+    const jsonAgain = await adapter.chatCompletions(body, target, callContext());
+    expect(json).toEqual(jsonAgain);
+    if (json.kind !== "json") throw new Error("expected JSON");
+    const completion = json.body as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number } };
+    expect(completion.choices[0]!.message.content).toContain("[demo]");
+    expect(json.headers).toEqual({ "x-gateway-demo": "true" });
+    expect(completion.usage.prompt_tokens).toBe(json.usage.inputTokens);
+
+    const stream = await adapter.chatCompletions({ ...body, stream: true, stream_options: { include_usage: true } }, target, callContext());
+    if (stream.kind !== "stream") throw new Error("expected a stream");
+    const events = await collect(stream.events);
+    expect(events.at(-1)).toEqual({ data: "[DONE]" });
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.data));
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("");
+    expect(text).toBe(completion.choices[0]!.message.content);
+    expect(chunks.at(-1).usage.completion_tokens).toBe(json.usage.outputTokens);
+    expect(stream.usage()).toEqual(json.usage);
+  });
+
+  it("answers messages (JSON and stream) and counts tokens", async () => {
+    const body = { model: "x", max_tokens: 10, messages: [{ role: "user", content: "Hi" }] };
+    const json = await adapter.messages(body, target, callContext());
+    if (json.kind !== "json") throw new Error("expected JSON");
+    const message = json.body as { content: { text: string }[] };
+    expect(message.content[0]!.text).toContain("[demo]");
+    const stream = await adapter.messages({ ...body, stream: true }, target, callContext());
+    if (stream.kind !== "stream") throw new Error("expected a stream");
+    const events = await collect(stream.events);
+    expect(events.map((event) => event.event)).toEqual([
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]);
+    for (const event of events) expect(JSON.parse(event.data).type).toBe(event.event);
+    expect(stream.usage()).toEqual(json.usage);
+    const count = await adapter.countTokens({ model: "x", messages: body.messages }, target, callContext());
+    expect(count).toEqual({ inputTokens: json.usage.inputTokens, local: true });
+  });
+
+  it("stops when the caller has gone", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(adapter.chatCompletions({ messages: [] }, target, callContext({ signal: controller.signal }))).rejects.toMatchObject({
+      code: "client_cancelled",
+    });
+  });
+});

@@ -1,0 +1,170 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { callContext, collect, rejectionOf, sendJson, startFakeUpstream } from "../test/fake-upstream.js";
+import type { FakeUpstream } from "../test/fake-upstream.js";
+import { createHttpTransport } from "./http-transport.js";
+import type { HttpTransport } from "./http-transport.js";
+
+let upstream: FakeUpstream | undefined;
+let transport: HttpTransport | undefined;
+
+afterEach(async () => {
+  await transport?.close();
+  await upstream?.close();
+  transport = undefined;
+  upstream = undefined;
+});
+
+describe("createHttpTransport", () => {
+  it("sends JSON and reuses one keep-alive socket for consecutive requests", async () => {
+    upstream = await startFakeUpstream((request, response) => sendJson(response, 200, { echo: request.body }));
+    transport = createHttpTransport();
+    const first = await transport.requestJson({ url: `${upstream.url}/a`, body: { n: 1 }, headers: { "x-one": "1" }, context: callContext() });
+    const second = await transport.requestJson({ url: `${upstream.url}/b?q=2`, body: { n: 2 }, context: callContext() });
+    expect(first).toMatchObject({ status: 200, body: { echo: { n: 1 } } });
+    expect(second.body).toEqual({ echo: { n: 2 } });
+    expect(upstream.requests.map((request) => [request.method, request.path])).toEqual([
+      ["POST", "/a"],
+      ["POST", "/b?q=2"],
+    ]);
+    expect(upstream.requests[0]!.headers["x-one"]).toBe("1");
+    expect(upstream.requests[0]!.headers["content-type"]).toBe("application/json");
+    for (let index = 0; index < 4; index++) {
+      await transport.requestJson({ url: `${upstream.url}/c`, body: { index }, context: callContext() });
+    }
+    // Six sequential requests share pooled keep-alive sockets (undici may open a second one
+    // while the first is being released).
+    expect(upstream.connectionCount()).toBeLessThanOrEqual(2);
+  });
+
+  it("returns non-2xx answers instead of throwing", async () => {
+    upstream = await startFakeUpstream((_request, response) => sendJson(response, 418, { error: { message: "teapot" } }));
+    transport = createHttpTransport();
+    const answer = await transport.requestJson({ url: upstream.url, body: {}, context: callContext() });
+    expect(answer.status).toBe(418);
+    expect(answer.body).toEqual({ error: { message: "teapot" } });
+  });
+
+  it("streams body chunks before the upstream has finished (no whole-body buffering)", async () => {
+    let finish: (() => void) | undefined;
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write("first-chunk");
+      finish = () => response.end("last-chunk");
+    });
+    transport = createHttpTransport();
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
+    const iterator = answer.body[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(Buffer.from(first.value as Uint8Array).toString()).toBe("first-chunk");
+    finish?.();
+    const rest: string[] = [];
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest.push(Buffer.from(next.value).toString());
+    expect(rest.join("")).toBe("last-chunk");
+  });
+
+  it("aborting the caller's signal mid-stream closes the upstream socket and reports client_cancelled", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write("data: 1\n\n");
+      // never ends: only the client can close this.
+    });
+    transport = createHttpTransport();
+    const controller = new AbortController();
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext({ signal: controller.signal }) });
+    const iterator = answer.body[Symbol.asyncIterator]();
+    await iterator.next();
+    const closed = upstream.nextSocketClose();
+    const pending = iterator.next();
+    controller.abort();
+    const error = await rejectionOf(pending);
+    expect(error).toMatchObject({ code: "client_cancelled", status: 499, details: { retryable: false } });
+    await closed; // the fake server saw its socket close
+  });
+
+  it("stopping iteration early closes the upstream socket", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write("data: 1\n\n");
+    });
+    transport = createHttpTransport();
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
+    const closed = upstream.nextSocketClose();
+    for await (const _chunk of answer.body) break;
+    await closed;
+  });
+
+  it("an abort while waiting for headers closes the socket", async () => {
+    upstream = await startFakeUpstream(() => {
+      // never answers
+    });
+    transport = createHttpTransport();
+    const controller = new AbortController();
+    const pending = transport.requestJson({ url: upstream.url, body: {}, context: callContext({ signal: controller.signal }) });
+    while (upstream.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const closed = upstream.nextSocketClose();
+    controller.abort();
+    expect(await rejectionOf(pending)).toMatchObject({ code: "client_cancelled" });
+    await closed;
+  });
+
+  it("the deadline gives 504 upstream_timeout that is not retryable", async () => {
+    upstream = await startFakeUpstream(() => {
+      // never answers
+    });
+    transport = createHttpTransport();
+    const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext({ timeoutMs: 50 }) }));
+    expect(error).toMatchObject({ code: "upstream_timeout", status: 504, details: { retryable: false, deadline: true } });
+  });
+
+  it("a deadline already passed fails without calling upstream", async () => {
+    upstream = await startFakeUpstream((_request, response) => sendJson(response, 200, {}));
+    transport = createHttpTransport();
+    const context = { ...callContext(), deadline: Date.now() - 1 };
+    expect(await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context }))).toMatchObject({ code: "upstream_timeout" });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("the headers timeout gives 504 upstream_timeout that is retryable", async () => {
+    upstream = await startFakeUpstream(() => {
+      // never answers
+    });
+    transport = createHttpTransport({ headersTimeoutMs: 50 });
+    const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext() }));
+    expect(error).toMatchObject({ code: "upstream_timeout", status: 504, details: { retryable: true } });
+  });
+
+  it("the body timeout during a stream gives 504 upstream_timeout", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200);
+      response.write("x");
+    });
+    transport = createHttpTransport({ bodyTimeoutMs: 50 });
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
+    expect(await rejectionOf(collect(answer.body))).toMatchObject({ code: "upstream_timeout", details: { retryable: true } });
+  });
+
+  it("connection refused gives 503 service_unavailable (retryable) without the URL in the message", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    transport = createHttpTransport();
+    const error = await rejectionOf(
+      transport.requestJson({ url: `http://127.0.0.1:${port}/v1?key=secret`, body: {}, context: callContext(), provider: "conn-a" }),
+    );
+    expect(error).toMatchObject({ code: "service_unavailable", status: 503, details: { retryable: true, provider: "conn-a" } });
+    expect(error.message).not.toContain("secret");
+    expect(error.message).not.toContain(String(port));
+  });
+
+  it("a connection reset gives 502 upstream_error (retryable)", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.socket?.destroy();
+    });
+    transport = createHttpTransport();
+    const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext() }));
+    expect(error).toMatchObject({ code: "upstream_error", status: 502, details: { retryable: true } });
+  });
+});

@@ -1,0 +1,100 @@
+import { GatewayError } from "@gateway/errors";
+
+/** Input of {@link mapUpstreamError}: a non-2xx answer of an OpenAI- or Anthropic-kind provider. */
+export interface UpstreamErrorInput {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON body, if any. */
+  body: unknown;
+  /** Connection name (for messages). */
+  provider: string;
+  /** Strings that must never appear in a message (the connection credential). */
+  secrets?: readonly (string | null | undefined)[];
+}
+
+const maxMessageLength = 1000;
+
+/**
+ * Maps a provider's non-2xx answer to a GatewayError with `details.retryable` (true when
+ * another attempt or another target may succeed):
+ * 429 -> `upstream_rate_limited` with `Retry-After` passed through exactly as given;
+ * 400/422 -> `invalid_request`; 401/402/403 -> 502 `upstream_error` (the gateway's own
+ * credential or account is at fault, so the provider's text is not shown); 404 -> `model_not_found`;
+ * 408 -> 504 `upstream_timeout`; 413 -> `request_too_large`; 5xx -> 502 `upstream_error`.
+ * Client-side (4xx) errors carry the provider's message text only (credential redacted);
+ * 5xx bodies are never shown (they may hold internals).
+ */
+export function mapUpstreamError(input: UpstreamErrorInput): GatewayError {
+  const { status, provider } = input;
+  const providerMessage = extractProviderMessage(input.body, input.secrets ?? []);
+  const details = (retryable: boolean) => ({ retryable, provider, upstreamStatus: status });
+  if (status === 429) {
+    const retryAfter = input.headers["retry-after"];
+    return new GatewayError("upstream_rate_limited", {
+      message: providerMessage ?? `The provider '${provider}' is rate limiting requests.`,
+      details: details(true),
+      ...(retryAfter === undefined || retryAfter === "" ? {} : { retryAfter }),
+    });
+  }
+  if (status === 401 || status === 402 || status === 403) {
+    return new GatewayError("upstream_error", {
+      message: `The provider '${provider}' refused the gateway's credential or account (status ${status}).`,
+      details: details(true),
+    });
+  }
+  if (status === 404) {
+    return new GatewayError("model_not_found", {
+      message: providerMessage ?? `The provider '${provider}' does not know this model.`,
+      details: details(true),
+    });
+  }
+  if (status === 408) {
+    return new GatewayError("upstream_timeout", {
+      message: `The provider '${provider}' did not answer in time.`,
+      details: details(true),
+    });
+  }
+  if (status === 413) {
+    return new GatewayError("request_too_large", {
+      message: providerMessage ?? `The request is too large for the provider '${provider}'.`,
+      details: details(false),
+    });
+  }
+  if (status >= 400 && status < 500) {
+    return new GatewayError("invalid_request", {
+      message: providerMessage ?? `The provider '${provider}' rejected the request (status ${status}).`,
+      details: details(false),
+    });
+  }
+  if (status >= 500) {
+    return new GatewayError("upstream_error", {
+      message: `The provider '${provider}' failed (status ${status}).`,
+      details: details(true),
+    });
+  }
+  return new GatewayError("upstream_error", {
+    message: `The provider '${provider}' answered with an unexpected status (${status}).`,
+    details: details(false),
+  });
+}
+
+/** The provider's error message text (`error.message`, or a few common alternatives), redacted and capped. */
+function extractProviderMessage(body: unknown, secrets: readonly (string | null | undefined)[]): string | undefined {
+  let message: unknown;
+  if (typeof body === "object" && body !== null) {
+    const record = body as Record<string, unknown>;
+    const error = record.error;
+    if (typeof error === "object" && error !== null) message = (error as Record<string, unknown>).message;
+    else if (typeof error === "string") message = error;
+    message ??= record.message;
+    if (message === undefined && typeof record.detail === "string") message = record.detail;
+  }
+  if (typeof message !== "string" || message.trim() === "") return undefined;
+  let text = message;
+  for (const secret of secrets) {
+    if (typeof secret === "string" && secret.length >= 4) text = text.split(secret).join("[redacted]");
+  }
+  // Keys echoed partially by providers (`sk-abc...xyz`) and bearer tokens.
+  text = text.replace(/\b(sk|gak|key)[-_][A-Za-z0-9_*.-]{6,}/g, "[redacted]").replace(/Bearer\s+\S+/gi, "Bearer [redacted]");
+  return text.length > maxMessageLength ? `${text.slice(0, maxMessageLength)}…` : text;
+}

@@ -1,0 +1,149 @@
+import type { DecisionRequest, DecisionResponse } from "./decision/decision-contract.js";
+
+/** The kinds of provider connection the gateway can talk to. */
+export type ProviderKind = "openai" | "anthropic" | "systemone" | "demo";
+
+/**
+ * A provider connection as the control-plane snapshot holds it (plain data, credential
+ * decrypted in memory). Structurally a subset of the pipeline's snapshot connection, so the
+ * snapshot's objects can be passed as they are.
+ */
+export interface SnapshotConnection {
+  id: string;
+  name: string;
+  kind: ProviderKind;
+  /** Base URL of the upstream API (`https://api.openai.com/v1`, `https://api.anthropic.com`). Ignored by `demo`. */
+  baseUrl: string | null;
+  /** API key sent upstream; never logged nor rendered in errors. */
+  credential: string | null;
+  /** Extra headers sent upstream on every call of this connection. */
+  headers: Record<string, string>;
+  models?: string[];
+  upstreamModelNames?: Record<string, string>;
+  enabled?: boolean;
+  /**
+   * For `openai` connections: `false` when the upstream rejects `logprobs` (reasoning models,
+   * some compatible servers); decisions then use stated probabilities (JSON schema output).
+   * Absent or `true`: decisions use measured log-probabilities.
+   */
+  logprobs?: boolean;
+}
+
+/** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
+export interface ProviderCallContext {
+  requestId: string;
+  /** Aborted when the caller disconnects; aborts the upstream request (socket closed). */
+  signal: AbortSignal;
+  /** Epoch milliseconds after which the upstream call is abandoned with 504 `upstream_timeout`. */
+  deadline: number;
+}
+
+/** Which connection to call and which model name to ask it for. */
+export interface ProviderTarget {
+  connection: SnapshotConnection;
+  /** The model name sent upstream (`<vendor>/<model>` or the connection's override). */
+  upstreamModel: string;
+  /** `<provider>/<vendor>/<model>` as the gateway knows it. */
+  qualifiedModel: string;
+}
+
+/** Token usage of one provider call. `inputTokens` EXCLUDES cache read/write tokens. */
+export interface NormalizedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+/** One server-sent event. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  id?: string;
+}
+
+/** The answer of a chat or messages call: a JSON body, or an SSE stream. */
+export type ProviderResult =
+  | {
+      kind: "json";
+      status: number;
+      body: unknown;
+      usage: NormalizedUsage;
+      headers?: Record<string, string>;
+    }
+  | {
+      kind: "stream";
+      status: number;
+      /** Upstream events as they arrive (pulled with backpressure; breaking out aborts upstream). */
+      events: AsyncIterable<SseEvent>;
+      /** Usage seen so far; final once `events` is exhausted. */
+      usage: () => NormalizedUsage;
+      headers?: Record<string, string>;
+    };
+
+/** How each operation is served by an adapter. */
+export interface ProviderCapabilities {
+  /** `native`: the upstream speaks the decision contract; `translated`: via chat calls. */
+  decisions: "native" | "translated";
+  /** Whether decisions use measured log-probabilities (false: stated probabilities). */
+  logprobs: boolean;
+  /** The adapter's native chat wire format. */
+  chatFormat: "openai" | "anthropic";
+  countTokens: "native" | "local";
+  /** How `chatCompletions` is served (`unsupported`: it throws `unsupported_feature`). */
+  chatCompletions: "native" | "translated" | "unsupported";
+  /** How `messages` is served (`unsupported`: it throws `unsupported_feature`). */
+  messages: "native" | "translated" | "unsupported";
+}
+
+/** Caller request headers an adapter may forward (lower-case names). */
+export type ForwardableHeaders = Record<string, string | string[] | undefined>;
+
+/** The result of a decision call. */
+export interface DecisionResult {
+  response: DecisionResponse;
+  usage: NormalizedUsage;
+  /** Response headers to add (e.g. `x-gateway-demo`). */
+  headers?: Record<string, string>;
+}
+
+/** One provider connection, able to answer decisions, chat completions, messages and token counts. */
+export interface ProviderAdapter {
+  readonly kind: ProviderKind;
+  readonly capabilities: ProviderCapabilities;
+  /** Answers a (validated) decision request. */
+  decide(request: DecisionRequest, target: ProviderTarget, context: ProviderCallContext): Promise<DecisionResult>;
+  /** OpenAI chat completions format in and out. */
+  chatCompletions(body: Record<string, unknown>, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
+  /** Anthropic messages format in and out; `headers` are the caller's (for `anthropic-version`/`anthropic-beta`). */
+  messages(
+    body: Record<string, unknown>,
+    target: ProviderTarget,
+    context: ProviderCallContext,
+    headers?: ForwardableHeaders,
+  ): Promise<ProviderResult>;
+  /** Anthropic `count_tokens` format in; `local` says whether the count was computed by the gateway. */
+  countTokens(
+    body: Record<string, unknown>,
+    target: ProviderTarget,
+    context: ProviderCallContext,
+    headers?: ForwardableHeaders,
+  ): Promise<{ inputTokens: number; local: boolean }>;
+}
+
+/** Usage with every count at zero. */
+export function emptyUsage(): NormalizedUsage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+}
+
+/** Sums usages field by field. */
+export function addUsage(...usages: NormalizedUsage[]): NormalizedUsage {
+  const total = emptyUsage();
+  for (const usage of usages) {
+    total.inputTokens += usage.inputTokens;
+    total.outputTokens += usage.outputTokens;
+    total.cacheReadTokens += usage.cacheReadTokens;
+    total.cacheWriteTokens += usage.cacheWriteTokens;
+  }
+  return total;
+}

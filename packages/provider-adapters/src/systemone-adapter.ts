@@ -1,0 +1,84 @@
+import { checkDecisionResponse } from "@gateway/decision-schema";
+import { GatewayError, ProviderPassthroughError } from "@gateway/errors";
+import { mapUpstreamError } from "./map-upstream-error.js";
+import { normalizeDecisionUsage } from "./normalize-usage.js";
+import type { ProviderAdapterDependencies } from "./openai-adapter.js";
+import type { ProviderAdapter, SnapshotConnection } from "./provider-adapter.js";
+import { baseUrlOf, joinUrl, lowerCaseKeys } from "./upstream-call.js";
+
+/**
+ * Adapter for an upstream that speaks the decision contract natively:
+ * `POST {baseUrl}/v1/systemone` with the request as sent (extra properties preserved; only
+ * `model` is replaced by the upstream model name) and `Authorization: Bearer <credential>`.
+ * Its non-2xx JSON answers pass through unchanged as `ProviderPassthroughError` (status,
+ * payload, `Retry-After`); a non-JSON error answer is mapped like any upstream error. 200
+ * answers are checked with `checkDecisionResponse` (malformed: 502 `upstream_error`).
+ * Chat, messages and token counting are not offered (`unsupported_feature`).
+ */
+export function createSystemOneAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+  const { transport } = dependencies;
+  const unsupported = async (): Promise<never> => {
+    throw new GatewayError("unsupported_feature", {
+      message: `The connection '${connection.name}' only answers decisions (POST /v1/systemone).`,
+      details: { retryable: true, provider: connection.name },
+    });
+  };
+
+  return {
+    kind: "systemone",
+    capabilities: {
+      decisions: "native",
+      logprobs: false,
+      chatFormat: "openai",
+      countTokens: "local",
+      chatCompletions: "unsupported",
+      messages: "unsupported",
+    },
+
+    async decide(request, target, context) {
+      const response = await transport.requestJson({
+        url: joinUrl(baseUrlOf(connection), "/v1/systemone"),
+        method: "POST",
+        headers: {
+          accept: "application/json",
+          ...(connection.credential ? { authorization: `Bearer ${connection.credential}` } : {}),
+          ...lowerCaseKeys(connection.headers),
+        },
+        body: { ...request, model: target.upstreamModel },
+        context,
+        provider: connection.name,
+      });
+      if (response.status < 200 || response.status >= 300) {
+        if (typeof response.body === "object" && response.body !== null) {
+          const retryAfter = response.headers["retry-after"];
+          const error = new ProviderPassthroughError({
+            status: response.status,
+            payload: response.body,
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+            details: { retryable: response.status === 429 || response.status >= 500, provider: connection.name, upstreamStatus: response.status },
+          });
+          throw error;
+        }
+        throw mapUpstreamError({
+          status: response.status,
+          headers: response.headers,
+          body: undefined,
+          provider: connection.name,
+          secrets: [connection.credential],
+        });
+      }
+      if (response.body === undefined) {
+        throw new GatewayError("upstream_error", {
+          message: `The answer of the provider '${connection.name}' is not JSON.`,
+          details: { retryable: true, provider: connection.name },
+        });
+      }
+      const checked = checkDecisionResponse(request, response.body);
+      return { response: checked, usage: normalizeDecisionUsage(checked.usage) };
+    },
+
+    chatCompletions: unsupported,
+    messages: unsupported,
+    countTokens: unsupported,
+  };
+}

@@ -1,0 +1,104 @@
+import { GatewayError } from "@gateway/errors";
+import type { HttpJsonResponse, HttpStreamResponse, HttpTransport } from "./http-transport.js";
+import { mapUpstreamError } from "./map-upstream-error.js";
+import type { ProviderCallContext, SnapshotConnection } from "./provider-adapter.js";
+
+/** Joins a connection base URL and an API path (`https://x/v1` + `/chat/completions`). */
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}${path}`;
+}
+
+/** The connection's base URL, or the kind's default; a missing one fails with 502 (not retryable). */
+export function baseUrlOf(connection: SnapshotConnection, fallback?: string): string {
+  const baseUrl = connection.baseUrl ?? fallback;
+  if (baseUrl === undefined || baseUrl === "") {
+    throw new GatewayError("upstream_error", {
+      message: `The connection '${connection.name}' has no base URL.`,
+      details: { retryable: false, provider: connection.name },
+    });
+  }
+  return baseUrl;
+}
+
+/** Options of {@link postJson} and {@link postStream}. */
+export interface UpstreamCallOptions {
+  transport: HttpTransport;
+  connection: SnapshotConnection;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  context: ProviderCallContext;
+}
+
+/**
+ * POSTs JSON and returns the 2xx answer; a non-2xx answer throws the mapped GatewayError,
+ * a 2xx answer that is not a JSON object throws 502 `upstream_error`.
+ */
+export async function postJson(options: UpstreamCallOptions): Promise<HttpJsonResponse & { body: Record<string, unknown> }> {
+  const response = await options.transport.requestJson({
+    url: options.url,
+    method: "POST",
+    headers: options.headers,
+    body: options.body,
+    context: options.context,
+    provider: options.connection.name,
+  });
+  if (response.status < 200 || response.status >= 300) {
+    throw mapUpstreamError({
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+      provider: options.connection.name,
+      secrets: [options.connection.credential],
+    });
+  }
+  if (typeof response.body !== "object" || response.body === null || Array.isArray(response.body)) {
+    throw malformedAnswer(options.connection.name, "is not a JSON object");
+  }
+  return response as HttpJsonResponse & { body: Record<string, unknown> };
+}
+
+/** POSTs JSON expecting a stream; a non-2xx answer is read and thrown as the mapped GatewayError. */
+export async function postStream(options: UpstreamCallOptions): Promise<HttpStreamResponse> {
+  const response = await options.transport.requestStream({
+    url: options.url,
+    method: "POST",
+    headers: options.headers,
+    body: options.body,
+    context: options.context,
+    provider: options.connection.name,
+  });
+  if (response.status < 200 || response.status >= 300) {
+    const { body } = await response.readJson();
+    throw mapUpstreamError({
+      status: response.status,
+      headers: response.headers,
+      body,
+      provider: options.connection.name,
+      secrets: [options.connection.credential],
+    });
+  }
+  return response;
+}
+
+/** 502 for a provider answer that does not have the expected shape. */
+export function malformedAnswer(provider: string, what: string): GatewayError {
+  return new GatewayError("upstream_error", {
+    message: `The answer of the provider '${provider}' ${what}.`,
+    details: { retryable: true, provider },
+  });
+}
+
+/** Parses JSON, or `undefined`. */
+export function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Header names in lower case (so a connection's `Authorization` replaces, not duplicates, ours). */
+export function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+}
