@@ -1,0 +1,158 @@
+import { GatewayError } from "@gateway/errors";
+import type { DatabaseClient } from "./create-database.js";
+import { describeApiKey, generateApiKey, isApiKeyFormat } from "./api-key.js";
+import { translateWrite } from "./repository-support.js";
+import type { ProjectRecord } from "./projects.js";
+import type { OrganizationRecord } from "./organizations.js";
+
+/** An API key row (only the hash of the secret is stored). */
+export interface ApiKeyRecord {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  teamId: string | null;
+  name: string;
+  prefix: string;
+  lastFour: string;
+  secretHash: string;
+  createdByUserId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  revokedByUserId: string | null;
+}
+
+export interface ApiKeyInput {
+  organizationId: string;
+  projectId: string;
+  name: string;
+  teamId?: string | null;
+  createdByUserId?: string | null;
+  expiresAt?: Date | null;
+  /** A given `gak_` secret (declarative config); generated when absent. */
+  secret?: string;
+}
+
+async function assertProjectAndTeam(db: DatabaseClient, input: ApiKeyInput): Promise<void> {
+  const project = await db.prisma.project.findFirst({ where: { id: input.projectId, organizationId: input.organizationId }, select: { id: true } });
+  if (!project) throw new GatewayError("invalid_request", { message: "project_id does not name a project of this organization", param: "project_id" });
+  if (input.teamId) {
+    const team = await db.prisma.team.findFirst({ where: { id: input.teamId, organizationId: input.organizationId }, select: { id: true } });
+    if (!team) throw new GatewayError("invalid_request", { message: "team_id does not name a team of this organization", param: "team_id" });
+  }
+}
+
+/**
+ * Creates a key. Answers the stored record and the secret, which is shown once and never
+ * stored. 409 when the secret's hash already exists.
+ */
+export async function createApiKey(db: DatabaseClient, input: ApiKeyInput): Promise<{ apiKey: ApiKeyRecord; secret: string }> {
+  if (input.secret !== undefined && !isApiKeyFormat(input.secret)) {
+    throw new GatewayError("invalid_request", { message: "api key secrets are gak_ followed by at least 43 base62 characters", param: "secret" });
+  }
+  await assertProjectAndTeam(db, input);
+  const generated = input.secret === undefined ? generateApiKey() : describeApiKey(input.secret);
+  const apiKey = await translateWrite("api key", () =>
+    db.prisma.apiKey.create({
+      data: {
+        organizationId: input.organizationId,
+        projectId: input.projectId,
+        teamId: input.teamId ?? null,
+        name: input.name,
+        prefix: generated.prefix,
+        lastFour: generated.lastFour,
+        secretHash: generated.hash,
+        createdByUserId: input.createdByUserId ?? null,
+        expiresAt: input.expiresAt ?? null,
+      },
+    }),
+  );
+  return { apiKey, secret: generated.secret };
+}
+
+/**
+ * Declarative config: a key with this secret (given) is created or its name/project/expiry
+ * updated. A revoked key stays revoked. Answers `created: true` when it was new.
+ */
+export async function upsertApiKeyBySecret(db: DatabaseClient, input: ApiKeyInput & { secret: string }): Promise<{ apiKey: ApiKeyRecord; created: boolean }> {
+  const existing = await db.prisma.apiKey.findUnique({ where: { secretHash: describeApiKey(input.secret).hash } });
+  if (!existing) return { apiKey: (await createApiKey(db, input)).apiKey, created: true };
+  if (existing.organizationId !== input.organizationId) {
+    throw new GatewayError("conflict", { message: "this api key secret belongs to another organization", param: "secret" });
+  }
+  await assertProjectAndTeam(db, input);
+  const apiKey = await db.prisma.apiKey.update({
+    where: { id: existing.id },
+    data: { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null },
+  });
+  return { apiKey, created: false };
+}
+
+/** Keys of an organization (optionally one project), newest first; revoked ones only when asked. */
+export async function listApiKeys(
+  db: DatabaseClient,
+  input: { organizationId: string; projectId?: string; includeRevoked?: boolean },
+): Promise<ApiKeyRecord[]> {
+  return db.prisma.apiKey.findMany({
+    where: {
+      organizationId: input.organizationId,
+      ...(input.projectId ? { projectId: input.projectId } : {}),
+      ...(input.includeRevoked ? {} : { revokedAt: null }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+}
+
+export async function getApiKey(db: DatabaseClient, organizationId: string, id: string): Promise<ApiKeyRecord | null> {
+  return db.prisma.apiKey.findFirst({ where: { id, organizationId } });
+}
+
+/** A key by the hash of its secret, with its project and organization (revoked keys included; check `revokedAt`). */
+export async function findApiKeyByHash(
+  db: DatabaseClient,
+  secretHash: string,
+): Promise<(ApiKeyRecord & { project: ProjectRecord; organization: Pick<OrganizationRecord, "id" | "name" | "slug"> }) | null> {
+  return db.prisma.apiKey.findUnique({
+    where: { secretHash },
+    include: { project: true, organization: { select: { id: true, name: true, slug: true } } },
+  });
+}
+
+/** Renames a key or changes its expiry/team. 404 when it is not in the organization. */
+export async function updateApiKey(
+  db: DatabaseClient,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; expiresAt?: Date | null; teamId?: string | null },
+): Promise<ApiKeyRecord> {
+  return translateWrite("api key", () => db.prisma.apiKey.update({ where: { id, organizationId }, data: changes }));
+}
+
+/**
+ * Revokes a key permanently; the row stays as audit evidence. Revoking again keeps the first
+ * `revokedAt`/`revokedByUserId`. 404 when the key is not in the organization.
+ */
+export async function revokeApiKey(
+  db: DatabaseClient,
+  input: { organizationId: string; id: string; revokedByUserId?: string | null; now?: Date },
+): Promise<ApiKeyRecord> {
+  await db.prisma.apiKey.updateMany({
+    where: { id: input.id, organizationId: input.organizationId, revokedAt: null },
+    data: { revokedAt: input.now ?? new Date(), revokedByUserId: input.revokedByUserId ?? null },
+  });
+  const key = await getApiKey(db, input.organizationId, input.id);
+  if (!key) throw new GatewayError("not_found", { message: "api key not found" });
+  return key;
+}
+
+/** Batched "last used" update (does not change the control-plane version). */
+export async function touchApiKeysLastUsed(db: DatabaseClient, lastUsed: Map<string, Date>): Promise<void> {
+  const byTime = new Map<number, string[]>();
+  for (const [id, at] of lastUsed) byTime.set(at.getTime(), [...(byTime.get(at.getTime()) ?? []), id]);
+  for (const [time, ids] of byTime) {
+    // A column-level update only: the control-plane triggers ignore last_used_at/updated_at.
+    await db.prisma.apiKey.updateMany({ where: { id: { in: ids } }, data: { lastUsedAt: new Date(time) } });
+  }
+}

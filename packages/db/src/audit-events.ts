@@ -1,0 +1,84 @@
+import type { DatabaseClient } from "./create-database.js";
+import { AUDIT_ACTOR_KINDS } from "./enums.js";
+import { afterTimeCursor, decodeTimeCursor, pageSize, requireOneOf, toPage, type Page } from "./repository-support.js";
+
+/** One change made through the dashboard, the config file or the system. Never put secrets in before/after. */
+export interface AuditEventInput {
+  organizationId: string | null;
+  actorKind: (typeof AUDIT_ACTOR_KINDS)[number];
+  actorId?: string | null;
+  /** e.g. "api_key.revoke" */
+  action: string;
+  /** e.g. "api_key" */
+  targetType: string;
+  targetId?: string | null;
+  before?: unknown;
+  after?: unknown;
+  ipAddress?: string | null;
+  requestId?: string | null;
+  occurredAt?: Date;
+}
+
+export interface AuditEventRecord {
+  id: string;
+  organizationId: string | null;
+  actorKind: string;
+  actorId: string | null;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before: unknown;
+  after: unknown;
+  ipAddress: string | null;
+  requestId: string | null;
+  occurredAt: Date;
+}
+
+type Row = Awaited<ReturnType<DatabaseClient["prisma"]["auditEvent"]["findFirstOrThrow"]>>;
+const toRecord = (row: Row): AuditEventRecord => ({ ...row, before: row.before ?? null, after: row.after ?? null });
+
+function toData(input: AuditEventInput) {
+  return {
+    organizationId: input.organizationId,
+    actorKind: requireOneOf(AUDIT_ACTOR_KINDS, input.actorKind, "actor_kind"),
+    actorId: input.actorId ?? null,
+    action: input.action,
+    targetType: input.targetType,
+    targetId: input.targetId ?? null,
+    ...(input.before === undefined || input.before === null ? {} : { before: input.before as object }),
+    ...(input.after === undefined || input.after === null ? {} : { after: input.after as object }),
+    ipAddress: input.ipAddress ?? null,
+    requestId: input.requestId ?? null,
+    occurredAt: input.occurredAt ?? new Date(),
+  };
+}
+
+/** Appends audit events (one or many). */
+export async function appendAuditEvents(db: DatabaseClient, events: AuditEventInput[]): Promise<number> {
+  if (events.length === 0) return 0;
+  return (await db.prisma.auditEvent.createMany({ data: events.map(toData) })).count;
+}
+
+/** Appends one audit event and answers it. */
+export async function appendAuditEvent(db: DatabaseClient, event: AuditEventInput): Promise<AuditEventRecord> {
+  return toRecord(await db.prisma.auditEvent.create({ data: toData(event) }));
+}
+
+/** Audit events of an organization, newest first, cursor-paginated. */
+export async function listAuditEvents(
+  db: DatabaseClient,
+  options: { organizationId: string; targetType?: string; targetId?: string; action?: string; actorId?: string; from?: Date; to?: Date; limit?: number; cursor?: string },
+): Promise<Page<AuditEventRecord>> {
+  const limit = pageSize(options.limit);
+  const where: Record<string, unknown>[] = [{ organizationId: options.organizationId }];
+  if (options.targetType) where.push({ targetType: options.targetType });
+  if (options.targetId) where.push({ targetId: options.targetId });
+  if (options.action) where.push({ action: options.action });
+  if (options.actorId) where.push({ actorId: options.actorId });
+  if (options.from) where.push({ occurredAt: { gte: options.from } });
+  if (options.to) where.push({ occurredAt: { lt: options.to } });
+  if (options.cursor) where.push(afterTimeCursor("occurredAt", decodeTimeCursor(options.cursor)));
+  const rows = await db.prisma.auditEvent.findMany({ where: { AND: where }, orderBy: [{ occurredAt: "desc" }, { id: "desc" }], take: limit + 1 });
+  const page = toPage(rows, limit, (row) => ({ at: row.occurredAt, id: row.id }));
+  return { data: page.data.map(toRecord), nextCursor: page.nextCursor };
+}

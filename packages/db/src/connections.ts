@@ -1,0 +1,147 @@
+import { GatewayError } from "@gateway/errors";
+import type { DatabaseClient } from "./create-database.js";
+import { CONNECTION_KINDS } from "./enums.js";
+import { modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
+import { requireOneOf, translateWrite } from "./repository-support.js";
+import type { SecretBox } from "./secret-box.js";
+import type { ModelPrice } from "./control-plane-snapshot.js";
+
+export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/** A provider connection as the dashboard sees it: the credential is never returned, only whether one is set. */
+export interface ConnectionRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  kind: ConnectionKind;
+  baseUrl: string | null;
+  hasCredential: boolean;
+  headers: Record<string, string>;
+  models: string[];
+  upstreamModelNames: Record<string, string>;
+  prices: Record<string, ModelPrice>;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ConnectionInput {
+  organizationId: string;
+  name: string;
+  kind: string;
+  baseUrl?: string | null;
+  /** Plain credential; encrypted with the secret box before it is stored. null clears it. */
+  credential?: string | null;
+  headers?: Record<string, string>;
+  models?: string[];
+  upstreamModelNames?: Record<string, string>;
+  prices?: Record<string, ModelPrice>;
+  enabled?: boolean;
+}
+
+const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+type ConnectionRow = Awaited<ReturnType<DatabaseClient["prisma"]["connection"]["findFirstOrThrow"]>>;
+
+function toRecord(row: ConnectionRow): ConnectionRecord {
+  const where = `connections ${row.id}`;
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    name: row.name,
+    kind: requireOneOf(CONNECTION_KINDS, row.kind, "kind"),
+    baseUrl: row.baseUrl,
+    hasCredential: row.credentialCiphertext !== null,
+    headers: parseJsonColumn(stringRecordSchema, row.headers, `${where} headers`),
+    models: parseJsonColumn(stringArraySchema, row.models, `${where} models`),
+    upstreamModelNames: parseJsonColumn(stringRecordSchema, row.upstreamModelNames, `${where} upstream_model_names`),
+    prices: parseJsonColumn(modelPriceRecordSchema, row.prices, `${where} prices`) as Record<string, ModelPrice>,
+    enabled: row.enabled,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function validateName(name: string): void {
+  if (!CONNECTION_NAME.test(name)) {
+    throw new GatewayError("invalid_request", {
+      message: "name must be 1-63 characters of letters, digits, '.', '_' or '-' (it is the <provider> segment of model ids; no '/')",
+      param: "name",
+    });
+  }
+}
+
+function toData(input: Partial<ConnectionInput>, secretBox: SecretBox): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (input.name !== undefined) {
+    validateName(input.name);
+    data.name = input.name;
+  }
+  if (input.kind !== undefined) data.kind = requireOneOf(CONNECTION_KINDS, input.kind, "kind");
+  if (input.baseUrl !== undefined) data.baseUrl = input.baseUrl;
+  if (input.credential !== undefined) data.credentialCiphertext = input.credential === null ? null : secretBox.encrypt(input.credential);
+  if (input.headers !== undefined) data.headers = input.headers;
+  if (input.models !== undefined) data.models = input.models;
+  if (input.upstreamModelNames !== undefined) data.upstreamModelNames = input.upstreamModelNames;
+  if (input.prices !== undefined) data.prices = input.prices;
+  if (input.enabled !== undefined) data.enabled = input.enabled;
+  return data;
+}
+
+function createData(input: ConnectionInput, secretBox: SecretBox) {
+  return {
+    headers: {},
+    models: [],
+    upstreamModelNames: {},
+    prices: {},
+    ...toData(input, secretBox),
+    organizationId: input.organizationId,
+  } as unknown as Parameters<DatabaseClient["prisma"]["connection"]["create"]>[0]["data"];
+}
+
+/** Creates a connection (credential encrypted); 409 when the name exists in the organization. */
+export async function createConnection(db: DatabaseClient, input: ConnectionInput, options: { secretBox: SecretBox }): Promise<ConnectionRecord> {
+  return toRecord(await translateWrite("connection", () => db.prisma.connection.create({ data: createData(input, options.secretBox) })));
+}
+
+/** Declarative config: creates or replaces the connection with this name in the organization. */
+export async function upsertConnectionByName(db: DatabaseClient, input: ConnectionInput, options: { secretBox: SecretBox }): Promise<ConnectionRecord> {
+  const { organizationId: _organizationId, ...changes } = input;
+  return toRecord(
+    await db.prisma.connection.upsert({
+      where: { organizationId_name: { organizationId: input.organizationId, name: input.name } },
+      create: createData(input, options.secretBox),
+      update: toData(changes, options.secretBox),
+    }),
+  );
+}
+
+export async function listConnections(db: DatabaseClient, organizationId: string): Promise<ConnectionRecord[]> {
+  return (await db.prisma.connection.findMany({ where: { organizationId }, orderBy: { name: "asc" } })).map(toRecord);
+}
+
+export async function getConnection(db: DatabaseClient, organizationId: string, id: string): Promise<ConnectionRecord | null> {
+  const row = await db.prisma.connection.findFirst({ where: { id, organizationId } });
+  return row ? toRecord(row) : null;
+}
+
+/** The decrypted credential of a connection (for the connectivity test). null when none is set or the connection is missing. */
+export async function getConnectionCredential(db: DatabaseClient, organizationId: string, id: string, options: { secretBox: SecretBox }): Promise<string | null> {
+  const row = await db.prisma.connection.findFirst({ where: { id, organizationId }, select: { credentialCiphertext: true } });
+  return row?.credentialCiphertext ? options.secretBox.decrypt(row.credentialCiphertext) : null;
+}
+
+/** Updates a connection; `credential: undefined` keeps the stored one. 404 / 409 as usual. */
+export async function updateConnection(
+  db: DatabaseClient,
+  organizationId: string,
+  id: string,
+  changes: Partial<Omit<ConnectionInput, "organizationId">>,
+  options: { secretBox: SecretBox },
+): Promise<ConnectionRecord> {
+  return toRecord(await translateWrite("connection", () => db.prisma.connection.update({ where: { id, organizationId }, data: toData(changes, options.secretBox) })));
+}
+
+export async function deleteConnection(db: DatabaseClient, organizationId: string, id: string): Promise<void> {
+  await translateWrite("connection", () => db.prisma.connection.delete({ where: { id, organizationId } }));
+}

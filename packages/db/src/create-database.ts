@@ -1,0 +1,152 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { createClient, type Client, type Config } from "@libsql/client";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
+import { PrismaClient as PostgresqlPrismaClient } from "./generated/postgresql/client";
+import { resolveDatabaseUrl, type DatabaseProvider } from "./database-url.js";
+import { migrateDatabase, type MigrationResult } from "./migrate-database.js";
+import pg from "pg";
+import { createPostgresqlStatementRunner, createSqliteStatementRunner, type StatementRunner } from "./statement-runner.js";
+
+/**
+ * The Prisma client type of both providers. The two generated clients (one per provider, from
+ * the same model) expose the same API; the SQLite one is used as the common type.
+ */
+export type GatewayPrismaClient = SqlitePrismaClient;
+
+/** What repository functions need: the Prisma client and which SQL dialect it speaks. */
+export interface DatabaseClient {
+  readonly prisma: GatewayPrismaClient;
+  readonly provider: DatabaseProvider;
+  /**
+   * Runs raw statements in one transaction on the driver, bypassing Prisma (bulk usage writes).
+   * Optional: without it the bulk paths fall back to Prisma's raw queries.
+   */
+  readonly runStatements?: StatementRunner;
+}
+
+/** An open database. */
+export interface Database extends DatabaseClient {
+  /** The URL it was opened with (`file:` URL for SQLite; for PostgreSQL the password is masked). */
+  readonly displayUrl: string;
+  /** Applies the committed migrations of this provider (see `migrateDatabase`). */
+  migrate(): Promise<MigrationResult>;
+  /** Closes the Prisma client and its connections. */
+  close(): Promise<void>;
+}
+
+/** Options of `createDatabase`. */
+export interface CreateDatabaseOptions {
+  /** `DATABASE_URL`; unset -> SQLite `<dataDirectory>/gateway.db`. */
+  url?: string;
+  /** Directory of the embedded default (created when missing). Default `./data`. */
+  dataDirectory?: string;
+  /**
+   * SQLite busy timeout in milliseconds (waiting for another process's write lock). Default 5000.
+   * libSQL waits synchronously, so open ONE Database per SQLite file per process.
+   */
+  sqliteBusyTimeoutMs?: number;
+  /** PostgreSQL pool size. Default 10. */
+  postgresqlPoolSize?: number;
+}
+
+/**
+ * Opens the database named by `url` with the right driver adapter. Does not migrate: call
+ * `migrate()` (the embedded default does so on start).
+ */
+export function createDatabase(options: CreateDatabaseOptions = {}): Database {
+  const resolved = resolveDatabaseUrl(options.url, options.dataDirectory);
+  if (resolved.provider === "sqlite") {
+    if (resolved.filePath !== null) mkdirSync(path.dirname(resolved.filePath), { recursive: true });
+    const busyTimeoutMs = options.sqliteBusyTimeoutMs ?? 5_000;
+    const adapter = new BusyTimeoutLibSql({ url: resolved.url }, busyTimeoutMs);
+    const prisma = new SqlitePrismaClient({ adapter });
+    const statements = createSqliteStatementRunner(resolved.url, Math.max(busyTimeoutMs, 30_000));
+    return {
+      prisma,
+      provider: "sqlite",
+      displayUrl: resolved.url,
+      runStatements: statements.run,
+      migrate: () => migrateDatabase({ url: resolved.url, provider: "sqlite" }),
+      close: async () => {
+        await prisma.$disconnect();
+        await statements.close();
+      },
+    };
+  }
+  const schema = resolved.schema ?? "public";
+  // One pool for Prisma and the bulk statements. Raw SQL must see the same schema as the query compiler.
+  const pool = new pg.Pool({ connectionString: resolved.url, max: options.postgresqlPoolSize ?? 10, options: `-c search_path="${schema}"` });
+  pool.on("error", () => undefined); // an idle client's error is reported on its next use
+  const adapter = new PrismaPg(pool, { schema });
+  const prisma = new PostgresqlPrismaClient({ adapter }) as unknown as GatewayPrismaClient;
+  const masked = new URL(resolved.url);
+  if (masked.password) masked.password = "****";
+  return {
+    prisma,
+    provider: "postgresql",
+    displayUrl: masked.toString(),
+    runStatements: createPostgresqlStatementRunner(pool),
+    migrate: () => migrateDatabase({ url: resolved.url, provider: "postgresql", schema }),
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * libSQL opens a fresh SQLite connection after every transaction and offers no busy-timeout
+ * option, so a second process's write would fail at once with SQLITE_BUSY. This adapter
+ * factory sets `PRAGMA busy_timeout` on each new connection before it is used.
+ */
+type AdapterConfig = ConstructorParameters<typeof PrismaLibSQL>[0];
+type AdapterClient = ReturnType<PrismaLibSQL["createClient"]>;
+
+class BusyTimeoutLibSql extends PrismaLibSQL {
+  readonly #busyTimeoutMs: number;
+
+  constructor(config: Config, busyTimeoutMs: number) {
+    super(config as AdapterConfig);
+    this.#busyTimeoutMs = busyTimeoutMs;
+  }
+
+  // The adapter is typed against its own (older) @libsql/client; the client API it uses is the same.
+  override createClient(config: AdapterConfig): AdapterClient {
+    return withBusyTimeout(createClient(config as Config), this.#busyTimeoutMs) as unknown as AdapterClient;
+  }
+}
+
+/** Wraps a libSQL client so each (lazily re-opened) connection gets a busy timeout. */
+export function withBusyTimeout(client: Client, busyTimeoutMs: number): Client {
+  let connectionNeedsPragma = true;
+  const pragma = `PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`;
+  const prepare = async (): Promise<void> => {
+    if (!connectionNeedsPragma) return;
+    await client.execute(pragma);
+    connectionNeedsPragma = false;
+  };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      if (property === "execute" || property === "batch" || property === "executeMultiple" || property === "migrate") {
+        return async (...parameters: unknown[]) => {
+          await prepare();
+          return (value as (...values: unknown[]) => unknown).apply(target, parameters);
+        };
+      }
+      if (property === "transaction") {
+        return async (...parameters: unknown[]) => {
+          await prepare();
+          // The client hands this connection to the transaction and opens a new one afterwards.
+          connectionNeedsPragma = true;
+          return (value as (...values: unknown[]) => unknown).apply(target, parameters);
+        };
+      }
+      return (value as (...values: unknown[]) => unknown).bind(target);
+    },
+  });
+}

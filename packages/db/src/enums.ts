@@ -1,0 +1,24 @@
+/** String enums stored in String columns (SQLite has no enum type); validated here. */
+export const ORGANIZATION_AUTHENTICATION = ["password", "sso"] as const;
+export const MEMBERSHIP_ROLES = ["owner", "admin", "member", "viewer"] as const;
+export const CONNECTION_KINDS = ["openai", "anthropic", "systemone", "demo"] as const;
+export const ROUTE_STRATEGIES = ["priority", "weighted", "least-latency"] as const;
+export const POLICY_SCOPES = ["organization", "project", "key"] as const;
+export const BUDGET_SCOPES = ["organization", "project", "key", "team"] as const;
+export const BUDGET_PERIODS = ["day", "week", "month", "total"] as const;
+export const BUDGET_MODES = ["hard", "soft"] as const;
+export const RATE_LIMIT_SCOPES = ["project", "key"] as const;
+export const USAGE_ENDPOINTS = ["decisions", "chat_completions", "messages", "count_tokens", "models", "playground"] as const;
+export const INVITATION_DELIVERY_STATUSES = ["sent", "failed", "expired"] as const;
+export const TELEMETRY_DESTINATION_KINDS = ["otlp_http", "webhook"] as const;
+export const NOTIFICATION_CHANNEL_KINDS = ["webhook", "slack", "email"] as const;
+export const MCP_TRANSPORTS = ["streamable_http", "sse"] as const;
+export const MCP_AUTH_KINDS = ["none", "bearer", "oauth"] as const;
+export const MCP_SERVER_STATUSES = ["pending", "connected", "error", "disconnected"] as const;
+export const AUDIT_ACTOR_KINDS = ["user", "system", "config", "api_key"] as const;
+
+/** Returns `value` typed as one of `allowed`, or throws an Error naming `where`. */
+export function assertOneOf<const T extends readonly string[]>(allowed: T, value: string, where: string): T[number] {
+  if ((allowed as readonly string[]).includes(value)) return value as T[number];
+  throw new Error(`invalid value "${value}" in ${where}; expected one of ${allowed.join(", ")}`);
+}

@@ -1,0 +1,178 @@
+// Database
+export { createDatabase, withBusyTimeout } from "./create-database.js";
+export type { CreateDatabaseOptions, Database, DatabaseClient, GatewayPrismaClient } from "./create-database.js";
+export { resolveDatabaseUrl, DEFAULT_SQLITE_FILE_NAME } from "./database-url.js";
+export type { DatabaseProvider, ResolvedDatabaseUrl } from "./database-url.js";
+export { migrateDatabase, readMigrationFiles, defaultMigrationsDirectory, MigrationError } from "./migrate-database.js";
+export type { MigrateDatabaseOptions, MigrationResult, MigrationFile } from "./migrate-database.js";
+
+// Secrets, passwords, keys and tokens
+export { createSecretBox, SecretBoxError } from "./secret-box.js";
+export type { SecretBox, SecretBoxOptions, SecretKey } from "./secret-box.js";
+export { loadSecretBoxFromEnvironment, parseSecretKeys, deriveKeyId, SECRET_KEY_FILE_NAME } from "./load-secret-box-from-environment.js";
+export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
+export { hashPassword, verifyPassword, needsRehash, dummyPasswordHash, DEFAULT_PASSWORD_HASH_PARAMETERS } from "./password-hash.js";
+export type { PasswordHashParameters } from "./password-hash.js";
+export { generateApiKey, describeApiKey, hashApiKey, isApiKeyFormat, encodeBase62, API_KEY_PREFIX, API_KEY_BODY_LENGTH } from "./api-key.js";
+export type { GeneratedApiKey } from "./api-key.js";
+export { generateSessionId, generateToken, hashToken, timingSafeEqualStrings } from "./tokens.js";
+
+// Enums stored as strings
+export {
+  ORGANIZATION_AUTHENTICATION,
+  MEMBERSHIP_ROLES,
+  CONNECTION_KINDS,
+  ROUTE_STRATEGIES,
+  POLICY_SCOPES,
+  BUDGET_SCOPES,
+  BUDGET_PERIODS,
+  BUDGET_MODES,
+  RATE_LIMIT_SCOPES,
+  USAGE_ENDPOINTS,
+  INVITATION_DELIVERY_STATUSES,
+  TELEMETRY_DESTINATION_KINDS,
+  NOTIFICATION_CHANNEL_KINDS,
+  MCP_TRANSPORTS,
+  MCP_AUTH_KINDS,
+  MCP_SERVER_STATUSES,
+  AUDIT_ACTOR_KINDS,
+} from "./enums.js";
+
+// Control plane
+export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
+export type { ControlPlaneSnapshot, ModelPrice, LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
+export { readControlPlaneVersion } from "./read-control-plane-version.js";
+
+// Usage
+export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRollups, rollupModelKey } from "./usage-events.js";
+export type { UsageEventRecord, StoredUsageEvent, UsageBatchOptions } from "./usage-events.js";
+export { listUsageEvents, listDailyUsage } from "./usage-queries.js";
+export type { ListUsageEventsOptions, ListDailyUsageOptions, DailyUsageRow } from "./usage-queries.js";
+
+// Repository support
+export { isUniqueViolation, isRecordNotFound, normalizeEmail, encodeTimeCursor, decodeTimeCursor } from "./repository-support.js";
+export type { Page, TimeCursor } from "./repository-support.js";
+
+// Organizations, users, memberships, sessions
+export {
+  createOrganization,
+  upsertOrganizationBySlug,
+  getOrganization,
+  getOrganizationBySlug,
+  listOrganizations,
+  updateOrganization,
+  deleteOrganization,
+} from "./organizations.js";
+export type { OrganizationRecord, OrganizationInput } from "./organizations.js";
+export { createUser, upsertUserByEmail, getUser, findUserByEmail, updateUser, deleteUser } from "./users.js";
+export type { UserRecord, UserInput } from "./users.js";
+export {
+  createMembership,
+  upsertMembership,
+  getMembership,
+  listMembershipsOfUser,
+  listOrganizationMembers,
+  updateMembershipRole,
+  deleteMembership,
+  listProjectIdsOfUser,
+  setProjectMembershipsOfUser,
+} from "./memberships.js";
+export type { MembershipRecord, MembershipRole, OrganizationMember } from "./memberships.js";
+export {
+  createLoginSession,
+  findActiveLoginSession,
+  touchLoginSession,
+  setLoginSessionOrganization,
+  revokeLoginSession,
+  revokeLoginSessionsOfUser,
+  deleteExpiredLoginSessions,
+} from "./login-sessions.js";
+export type { LoginSessionRecord } from "./login-sessions.js";
+
+// Teams and projects
+export { createTeam, listTeams, getTeam, updateTeam, deleteTeam, addTeamMember, removeTeamMember, listTeamMembers } from "./teams.js";
+export type { TeamRecord, TeamMemberRecord } from "./teams.js";
+export { createProject, upsertProjectByName, listProjects, getProject, updateProject, deleteProject } from "./projects.js";
+export type { ProjectRecord, ProjectInput } from "./projects.js";
+
+// Control-plane resources
+export {
+  createApiKey,
+  upsertApiKeyBySecret,
+  listApiKeys,
+  getApiKey,
+  findApiKeyByHash,
+  updateApiKey,
+  revokeApiKey,
+  touchApiKeysLastUsed,
+} from "./api-keys.js";
+export type { ApiKeyRecord, ApiKeyInput } from "./api-keys.js";
+export {
+  createConnection,
+  upsertConnectionByName,
+  listConnections,
+  getConnection,
+  getConnectionCredential,
+  updateConnection,
+  deleteConnection,
+} from "./connections.js";
+export type { ConnectionRecord, ConnectionInput, ConnectionKind } from "./connections.js";
+export { createPolicy, upsertPolicyByScope, listPolicies, getPolicy, updatePolicy, deletePolicy } from "./policies.js";
+export type { PolicyRecord, PolicyInput, PolicyScope } from "./policies.js";
+export { createRoute, upsertRouteByAlias, listRoutes, getRoute, updateRoute, deleteRoute } from "./routes.js";
+export type { RouteRecord, RouteInput, RouteStrategy } from "./routes.js";
+export { createBudget, upsertBudgetByName, listBudgets, getBudget, updateBudget, deleteBudget } from "./budgets.js";
+export type { BudgetRecord, BudgetInput } from "./budgets.js";
+export { createRateLimit, upsertRateLimit, listRateLimits, getRateLimit, updateRateLimit, deleteRateLimit } from "./rate-limits.js";
+export type { RateLimitRecord, RateLimitInput } from "./rate-limits.js";
+
+// Invitations, telemetry, notifications, MCP, audit
+export {
+  createInvitation,
+  listInvitations,
+  getInvitation,
+  findInvitationByTokenHash,
+  recordInvitationDelivery,
+  renewInvitation,
+  revokeInvitation,
+  acceptInvitation,
+} from "./invitations.js";
+export type { InvitationRecord, InvitationDeliveryStatus, ListInvitationsOptions } from "./invitations.js";
+export {
+  createTelemetryDestination,
+  listTelemetryDestinations,
+  listEnabledTelemetryDestinations,
+  getTelemetryDestination,
+  getTelemetryDestinationWithConfig,
+  updateTelemetryDestination,
+  recordTelemetryDelivery,
+  deleteTelemetryDestination,
+} from "./telemetry-destinations.js";
+export type { TelemetryDestinationRecord, TelemetryDestinationWithConfig, TelemetryDestinationInput } from "./telemetry-destinations.js";
+export {
+  createNotificationChannel,
+  listNotificationChannels,
+  listEnabledNotificationChannels,
+  getNotificationChannel,
+  getNotificationChannelWithConfig,
+  updateNotificationChannel,
+  recordNotificationDelivery,
+  deleteNotificationChannel,
+} from "./notification-channels.js";
+export type { NotificationChannelRecord, NotificationChannelWithConfig, NotificationChannelInput } from "./notification-channels.js";
+export {
+  createMcpServer,
+  listMcpServers,
+  getMcpServer,
+  updateMcpServer,
+  deleteMcpServer,
+  beginMcpServerOAuth,
+  claimMcpServerOAuthState,
+  storeMcpServerTokens,
+  getMcpServerTokens,
+} from "./mcp-servers.js";
+export type { McpServerRecord, McpServerInput, McpServerTokens, PendingMcpOAuth } from "./mcp-servers.js";
+export { createMcpToken, listMcpTokens, findActiveMcpTokenByHash, revokeMcpToken } from "./mcp-tokens.js";
+export type { McpTokenRecord } from "./mcp-tokens.js";
+export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
+export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";

@@ -1,0 +1,106 @@
+import type { DatabaseClient } from "./create-database.js";
+import { NOTIFICATION_CHANNEL_KINDS } from "./enums.js";
+import { parseJsonColumn, stringArraySchema } from "./json-values.js";
+import { requireOneOf, translateWrite } from "./repository-support.js";
+import type { SecretBox } from "./secret-box.js";
+
+/** A notification channel; `config` (URL, headers, HMAC secret...) is stored encrypted. */
+export interface NotificationChannelRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  kind: (typeof NOTIFICATION_CHANNEL_KINDS)[number];
+  /** Event kinds this channel receives; [] = all. */
+  events: string[];
+  enabled: boolean;
+  lastDeliveryAt: Date | null;
+  lastDeliveryOk: boolean | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** With the decrypted configuration (for the sender and the test action; never render secrets). */
+export interface NotificationChannelWithConfig extends NotificationChannelRecord {
+  config: Record<string, unknown>;
+}
+
+export interface NotificationChannelInput {
+  organizationId: string;
+  name: string;
+  kind: string;
+  config: Record<string, unknown>;
+  events?: string[];
+  enabled?: boolean;
+}
+
+type Row = Awaited<ReturnType<DatabaseClient["prisma"]["notificationChannel"]["findFirstOrThrow"]>>;
+const toRecord = ({ configCiphertext: _ciphertext, ...row }: Row): NotificationChannelRecord => ({
+  ...row,
+  kind: requireOneOf(NOTIFICATION_CHANNEL_KINDS, row.kind, "kind"),
+  events: parseJsonColumn(stringArraySchema, row.events, `notification_channels ${row.id} events`),
+});
+const withConfig = (row: Row, secretBox: SecretBox): NotificationChannelWithConfig => ({
+  ...toRecord(row),
+  config: JSON.parse(secretBox.decrypt(row.configCiphertext)) as Record<string, unknown>,
+});
+
+export async function createNotificationChannel(db: DatabaseClient, input: NotificationChannelInput, options: { secretBox: SecretBox }): Promise<NotificationChannelRecord> {
+  const kind = requireOneOf(NOTIFICATION_CHANNEL_KINDS, input.kind, "kind");
+  return toRecord(
+    await translateWrite("notification channel", () =>
+      db.prisma.notificationChannel.create({
+        data: { organizationId: input.organizationId, name: input.name, kind, configCiphertext: options.secretBox.encrypt(JSON.stringify(input.config)), events: input.events ?? [], enabled: input.enabled ?? true },
+      }),
+    ),
+  );
+}
+
+export async function listNotificationChannels(db: DatabaseClient, organizationId: string): Promise<NotificationChannelRecord[]> {
+  return (await db.prisma.notificationChannel.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+}
+
+/** Enabled destinations of all organizations with decrypted configs (the background sender). */
+export async function listEnabledNotificationChannels(db: DatabaseClient, options: { secretBox: SecretBox; organizationId?: string }): Promise<NotificationChannelWithConfig[]> {
+  const rows = await db.prisma.notificationChannel.findMany({ where: { enabled: true, ...(options.organizationId ? { organizationId: options.organizationId } : {}) } });
+  return rows.map((row) => withConfig(row, options.secretBox));
+}
+
+export async function getNotificationChannel(db: DatabaseClient, organizationId: string, id: string): Promise<NotificationChannelRecord | null> {
+  const row = await db.prisma.notificationChannel.findFirst({ where: { id, organizationId } });
+  return row ? toRecord(row) : null;
+}
+
+export async function getNotificationChannelWithConfig(
+  db: DatabaseClient,
+  organizationId: string,
+  id: string,
+  options: { secretBox: SecretBox },
+): Promise<NotificationChannelWithConfig | null> {
+  const row = await db.prisma.notificationChannel.findFirst({ where: { id, organizationId } });
+  return row ? withConfig(row, options.secretBox) : null;
+}
+
+export async function updateNotificationChannel(
+  db: DatabaseClient,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; kind?: string; config?: Record<string, unknown>; events?: string[]; enabled?: boolean },
+  options: { secretBox: SecretBox },
+): Promise<NotificationChannelRecord> {
+  const data: Record<string, unknown> = {};
+  if (changes.name !== undefined) data.name = changes.name;
+  if (changes.kind !== undefined) data.kind = requireOneOf(NOTIFICATION_CHANNEL_KINDS, changes.kind, "kind");
+  if (changes.config !== undefined) data.configCiphertext = options.secretBox.encrypt(JSON.stringify(changes.config));
+  if (changes.events !== undefined) data.events = changes.events;
+  if (changes.enabled !== undefined) data.enabled = changes.enabled;
+  return toRecord(await translateWrite("notification channel", () => db.prisma.notificationChannel.update({ where: { id, organizationId }, data })));
+}
+
+/** Records the outcome of a delivery (test or background). */
+export async function recordNotificationDelivery(db: DatabaseClient, id: string, input: { ok: boolean; at?: Date }): Promise<void> {
+  await db.prisma.notificationChannel.updateMany({ where: { id }, data: { lastDeliveryOk: input.ok, lastDeliveryAt: input.at ?? new Date() } });
+}
+
+export async function deleteNotificationChannel(db: DatabaseClient, organizationId: string, id: string): Promise<void> {
+  await translateWrite("notification channel", () => db.prisma.notificationChannel.delete({ where: { id, organizationId } }));
+}

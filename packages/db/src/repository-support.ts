@@ -1,0 +1,101 @@
+import { GatewayError } from "@gateway/errors";
+import { assertOneOf } from "./enums.js";
+
+/** Prisma error code of a unique-constraint violation. */
+const UNIQUE_VIOLATION = "P2002";
+/** Prisma error code of "record to update/delete not found". */
+const RECORD_NOT_FOUND = "P2025";
+/** Prisma error code of a foreign-key violation. */
+const FOREIGN_KEY_VIOLATION = "P2003";
+
+function prismaCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+}
+
+/** True for a unique-constraint violation (duplicate email, key hash, alias...). */
+export function isUniqueViolation(error: unknown): boolean {
+  return prismaCode(error) === UNIQUE_VIOLATION;
+}
+
+/** True when an update/delete matched no row. */
+export function isRecordNotFound(error: unknown): boolean {
+  return prismaCode(error) === RECORD_NOT_FOUND;
+}
+
+/**
+ * Runs a write and translates database errors into `GatewayError`s the apps can render:
+ * duplicates -> 409 `conflict`, missing row -> 404 `not_found`, dangling reference -> 400.
+ */
+export async function translateWrite<T>(what: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const code = prismaCode(error);
+    if (code === UNIQUE_VIOLATION) throw new GatewayError("conflict", { message: `${what} already exists`, cause: error });
+    if (code === RECORD_NOT_FOUND) throw new GatewayError("not_found", { message: `${what} not found`, cause: error });
+    if (code === FOREIGN_KEY_VIOLATION) {
+      throw new GatewayError("invalid_request", { message: `${what} refers to something that does not exist`, cause: error });
+    }
+    throw error;
+  }
+}
+
+/** `assertOneOf` that throws a 400 `invalid_request` naming the parameter. */
+export function requireOneOf<const T extends readonly string[]>(allowed: T, value: string, param: string): T[number] {
+  try {
+    return assertOneOf(allowed, value, param);
+  } catch {
+    throw new GatewayError("invalid_request", { message: `${param} must be one of ${allowed.join(", ")}`, param });
+  }
+}
+
+/** A page of results with an opaque cursor for the next page (null at the end). */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** Cursor over (timestamp desc, id desc). */
+export interface TimeCursor {
+  at: Date;
+  id: string;
+}
+
+export function encodeTimeCursor(cursor: TimeCursor): string {
+  return Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString("base64url");
+}
+
+export function decodeTimeCursor(cursor: string, param = "cursor"): TimeCursor {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const date = new Date(at);
+    if (typeof id !== "string" || Number.isNaN(date.getTime())) throw new Error("bad cursor");
+    return { at: date, id };
+  } catch {
+    throw new GatewayError("invalid_request", { message: "cursor is not valid", param });
+  }
+}
+
+/** Prisma `where` for rows strictly after `cursor` in (field desc, id desc) order. */
+export function afterTimeCursor<F extends string>(field: F, cursor: TimeCursor) {
+  return { OR: [{ [field]: { lt: cursor.at } }, { [field]: cursor.at, id: { lt: cursor.id } }] } as Record<string, unknown>;
+}
+
+/** Clamps a page size to 1..maximum (default 50). */
+export function pageSize(limit: number | undefined, maximum = 200): number {
+  if (limit === undefined || !Number.isFinite(limit)) return 50;
+  return Math.min(maximum, Math.max(1, Math.floor(limit)));
+}
+
+/** Builds a page from `limit + 1` fetched rows. */
+export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => TimeCursor): Page<T> {
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data[data.length - 1];
+  return { data, nextCursor: hasMore && last !== undefined ? encodeTimeCursor(cursorOf(last)) : null };
+}
+
+/** Lower-cased, trimmed email used for case-insensitive uniqueness. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,100 @@
+import type { DatabaseClient } from "./create-database.js";
+import { TELEMETRY_DESTINATION_KINDS } from "./enums.js";
+import { requireOneOf, translateWrite } from "./repository-support.js";
+import type { SecretBox } from "./secret-box.js";
+
+/** A telemetry destination; `config` (URL, headers, HMAC secret...) is stored encrypted. */
+export interface TelemetryDestinationRecord {
+  id: string;
+  organizationId: string;
+  name: string;
+  kind: (typeof TELEMETRY_DESTINATION_KINDS)[number];
+  enabled: boolean;
+  lastDeliveryAt: Date | null;
+  lastDeliveryOk: boolean | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** With the decrypted configuration (for the sender and the test action; never render secrets). */
+export interface TelemetryDestinationWithConfig extends TelemetryDestinationRecord {
+  config: Record<string, unknown>;
+}
+
+export interface TelemetryDestinationInput {
+  organizationId: string;
+  name: string;
+  kind: string;
+  config: Record<string, unknown>;
+  enabled?: boolean;
+}
+
+type Row = Awaited<ReturnType<DatabaseClient["prisma"]["telemetryDestination"]["findFirstOrThrow"]>>;
+const toRecord = ({ configCiphertext: _ciphertext, ...row }: Row): TelemetryDestinationRecord => ({
+  ...row,
+  kind: requireOneOf(TELEMETRY_DESTINATION_KINDS, row.kind, "kind"),
+});
+const withConfig = (row: Row, secretBox: SecretBox): TelemetryDestinationWithConfig => ({
+  ...toRecord(row),
+  config: JSON.parse(secretBox.decrypt(row.configCiphertext)) as Record<string, unknown>,
+});
+
+export async function createTelemetryDestination(db: DatabaseClient, input: TelemetryDestinationInput, options: { secretBox: SecretBox }): Promise<TelemetryDestinationRecord> {
+  const kind = requireOneOf(TELEMETRY_DESTINATION_KINDS, input.kind, "kind");
+  return toRecord(
+    await translateWrite("telemetry destination", () =>
+      db.prisma.telemetryDestination.create({
+        data: { organizationId: input.organizationId, name: input.name, kind, configCiphertext: options.secretBox.encrypt(JSON.stringify(input.config)), enabled: input.enabled ?? true },
+      }),
+    ),
+  );
+}
+
+export async function listTelemetryDestinations(db: DatabaseClient, organizationId: string): Promise<TelemetryDestinationRecord[]> {
+  return (await db.prisma.telemetryDestination.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+}
+
+/** Enabled destinations of all organizations with decrypted configs (the background sender). */
+export async function listEnabledTelemetryDestinations(db: DatabaseClient, options: { secretBox: SecretBox; organizationId?: string }): Promise<TelemetryDestinationWithConfig[]> {
+  const rows = await db.prisma.telemetryDestination.findMany({ where: { enabled: true, ...(options.organizationId ? { organizationId: options.organizationId } : {}) } });
+  return rows.map((row) => withConfig(row, options.secretBox));
+}
+
+export async function getTelemetryDestination(db: DatabaseClient, organizationId: string, id: string): Promise<TelemetryDestinationRecord | null> {
+  const row = await db.prisma.telemetryDestination.findFirst({ where: { id, organizationId } });
+  return row ? toRecord(row) : null;
+}
+
+export async function getTelemetryDestinationWithConfig(
+  db: DatabaseClient,
+  organizationId: string,
+  id: string,
+  options: { secretBox: SecretBox },
+): Promise<TelemetryDestinationWithConfig | null> {
+  const row = await db.prisma.telemetryDestination.findFirst({ where: { id, organizationId } });
+  return row ? withConfig(row, options.secretBox) : null;
+}
+
+export async function updateTelemetryDestination(
+  db: DatabaseClient,
+  organizationId: string,
+  id: string,
+  changes: { name?: string; kind?: string; config?: Record<string, unknown>; enabled?: boolean },
+  options: { secretBox: SecretBox },
+): Promise<TelemetryDestinationRecord> {
+  const data: Record<string, unknown> = {};
+  if (changes.name !== undefined) data.name = changes.name;
+  if (changes.kind !== undefined) data.kind = requireOneOf(TELEMETRY_DESTINATION_KINDS, changes.kind, "kind");
+  if (changes.config !== undefined) data.configCiphertext = options.secretBox.encrypt(JSON.stringify(changes.config));
+  if (changes.enabled !== undefined) data.enabled = changes.enabled;
+  return toRecord(await translateWrite("telemetry destination", () => db.prisma.telemetryDestination.update({ where: { id, organizationId }, data })));
+}
+
+/** Records the outcome of a delivery (test or background). */
+export async function recordTelemetryDelivery(db: DatabaseClient, id: string, input: { ok: boolean; at?: Date }): Promise<void> {
+  await db.prisma.telemetryDestination.updateMany({ where: { id }, data: { lastDeliveryOk: input.ok, lastDeliveryAt: input.at ?? new Date() } });
+}
+
+export async function deleteTelemetryDestination(db: DatabaseClient, organizationId: string, id: string): Promise<void> {
+  await translateWrite("telemetry destination", () => db.prisma.telemetryDestination.delete({ where: { id, organizationId } }));
+}

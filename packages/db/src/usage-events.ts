@@ -1,0 +1,263 @@
+import { randomUUID } from "node:crypto";
+import type { DatabaseClient, GatewayPrismaClient } from "./create-database.js";
+import type { DatabaseProvider } from "./database-url.js";
+import type { SqlStatement } from "./statement-runner.js";
+import { parseJsonColumn, stringArraySchema } from "./json-values.js";
+
+/** One gateway call, as produced by `@gateway/pipeline` (see /work/coordination.md). */
+export interface UsageEventRecord {
+  requestId: string;
+  traceId: string | null;
+  occurredAt: Date;
+  organizationId: string | null;
+  projectId: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  endpoint: "decisions" | "chat_completions" | "messages" | "count_tokens" | "models" | "playground";
+  requestedModel: string | null;
+  routeId: string | null;
+  provider: string | null;
+  model: string | null;
+  status: number;
+  errorCode: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  costMicros: number;
+  budgetOutcome: string | null;
+  latencyMs: number;
+  timeToFirstByteMs: number | null;
+  clientLabel: string | null;
+  sessionId: string | null;
+  guardrailFlags: string[];
+  content: unknown | null;
+}
+
+/** A stored usage event (the record plus its id). */
+export interface StoredUsageEvent extends UsageEventRecord {
+  id: string;
+}
+
+/** Options of the batched usage writers. */
+export interface UsageBatchOptions {
+  /** Rows per INSERT statement. Default 500 (27 parameters each, under every driver's limit); at most 1000. */
+  chunkSize?: number;
+}
+
+const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
+
+/** Columns of `usage_events` in insert order. */
+const EVENT_COLUMNS = [
+  "id", "request_id", "trace_id", "occurred_at", "organization_id", "project_id", "api_key_id", "user_id", "endpoint",
+  "requested_model", "route_id", "provider", "model", "status", "error_code", "input_tokens", "output_tokens",
+  "cache_read_tokens", "cache_write_tokens", "cost_micros", "budget_outcome", "latency_ms", "time_to_first_byte_ms",
+  "client_label", "session_id", "guardrail_flags", "content",
+] as const;
+
+/**
+ * A timestamp as Prisma stores it: SQLite (libSQL adapter) keeps ISO-8601 text with "+00:00";
+ * PostgreSQL `timestamp(3)` holds UTC wall time (a Date would be sent in the local zone).
+ */
+function sqlTimestamp(provider: DatabaseProvider, value: Date): string {
+  const iso = value.toISOString();
+  return provider === "sqlite" ? iso.replace("Z", "+00:00") : iso.slice(0, -1);
+}
+
+/** Placeholder builder for one statement. */
+function placeholders(provider: DatabaseProvider) {
+  const args: unknown[] = [];
+  return {
+    args,
+    add(value: unknown): string {
+      args.push(value);
+      return provider === "postgresql" ? `$${args.length}` : "?";
+    },
+  };
+}
+
+function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unknown[] {
+  const content = event.content === null || event.content === undefined || event.endpoint === "decisions" ? null : JSON.stringify(event.content);
+  const cost = toInteger(event.costMicros);
+  return [
+    randomUUID(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
+    event.apiKeyId, event.userId, event.endpoint, event.requestedModel, event.routeId, event.provider, event.model,
+    Math.trunc(event.status), event.errorCode, toInteger(event.inputTokens), toInteger(event.outputTokens),
+    toInteger(event.cacheReadTokens), toInteger(event.cacheWriteTokens), provider === "postgresql" ? String(cost) : cost,
+    event.budgetOutcome, toInteger(event.latencyMs), event.timeToFirstByteMs === null ? null : toInteger(event.timeToFirstByteMs),
+    event.clientLabel, event.sessionId, JSON.stringify(event.guardrailFlags ?? []), content,
+  ];
+}
+
+/** Multi-row INSERT statements for the events. Content of `decisions` events is dropped. */
+export function usageEventStatements(provider: DatabaseProvider, events: UsageEventRecord[], chunkSize = 500): SqlStatement[] {
+  const statements: SqlStatement[] = [];
+  const columns = EVENT_COLUMNS.map((column) => `"${column}"`).join(", ");
+  const rowsPerStatement = Math.max(1, Math.min(chunkSize, 1_000));
+  for (let start = 0; start < events.length; start += rowsPerStatement) {
+    const builder = placeholders(provider);
+    const rows = events.slice(start, start + rowsPerStatement).map((event) => `(${eventValues(provider, event).map((value) => builder.add(value)).join(", ")})`);
+    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")}`, args: builder.args });
+  }
+  return statements;
+}
+
+/** Runs statements in one transaction: on the raw driver when available, else through Prisma. */
+async function runInTransaction(db: DatabaseClient, statements: SqlStatement[]): Promise<void> {
+  if (statements.length === 0) return;
+  if (db.runStatements) return db.runStatements(statements);
+  await db.prisma.$transaction(statements.map((statement) => db.prisma.$executeRawUnsafe(statement.sql, ...statement.args)));
+}
+
+/**
+ * Inserts usage events in chunked multi-row INSERTs, all in one transaction, on the raw driver
+ * (Prisma's createMany costs ~1 ms per row here). Content of `decisions` events is dropped.
+ * Returns the number of rows written. Does not touch the daily rollups (see `writeUsageBatch`).
+ */
+export async function appendUsageEvents(db: DatabaseClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+  if (events.length === 0) return 0;
+  await runInTransaction(db, usageEventStatements(db.provider, events, options.chunkSize));
+  return events.length;
+}
+
+/** The model key of a rollup row: `<provider>/<model>` when the provider is known, else the model, else the requested model. */
+export function rollupModelKey(event: Pick<UsageEventRecord, "provider" | "model" | "requestedModel">): string {
+  if (event.provider && event.model) return `${event.provider}/${event.model}`;
+  return event.model ?? event.requestedModel ?? "";
+}
+
+/** Daily totals of one (day, organization, project, key, model). */
+export interface UsageRollupGroup {
+  day: string;
+  organizationId: string;
+  projectId: string;
+  apiKeyId: string;
+  model: string;
+  requestCount: bigint;
+  errorCount: bigint;
+  inputTokens: bigint;
+  outputTokens: bigint;
+  cacheReadTokens: bigint;
+  cacheWriteTokens: bigint;
+  costMicros: bigint;
+}
+
+/** Sums events per (UTC day, organization, project, key, model); "" stands for unknown. */
+export function aggregateUsageRollups(events: UsageEventRecord[]): UsageRollupGroup[] {
+  const groups = new Map<string, UsageRollupGroup>();
+  for (const event of events) {
+    const day = event.occurredAt.toISOString().slice(0, 10);
+    const keyParts = [day, event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", rollupModelKey(event)];
+    const key = JSON.stringify(keyParts);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        day,
+        organizationId: keyParts[1]!,
+        projectId: keyParts[2]!,
+        apiKeyId: keyParts[3]!,
+        model: keyParts[4]!,
+        requestCount: 0n,
+        errorCount: 0n,
+        inputTokens: 0n,
+        outputTokens: 0n,
+        cacheReadTokens: 0n,
+        cacheWriteTokens: 0n,
+        costMicros: 0n,
+      };
+      groups.set(key, group);
+    }
+    group.requestCount += 1n;
+    if (event.status >= 400) group.errorCount += 1n;
+    group.inputTokens += BigInt(toInteger(event.inputTokens));
+    group.outputTokens += BigInt(toInteger(event.outputTokens));
+    group.cacheReadTokens += BigInt(toInteger(event.cacheReadTokens));
+    group.cacheWriteTokens += BigInt(toInteger(event.cacheWriteTokens));
+    group.costMicros += BigInt(toInteger(event.costMicros));
+  }
+  return [...groups.values()];
+}
+
+const ROLLUP_COLUMNS = [
+  "id", "day", "organization_id", "project_id", "api_key_id", "model",
+  "request_count", "error_count", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_micros", "updated_at",
+] as const;
+const ROLLUP_SUMMED = ROLLUP_COLUMNS.slice(6, 13);
+
+/**
+ * `INSERT ... ON CONFLICT (natural key) DO UPDATE SET x = x + excluded.x` statements (same
+ * syntax on SQLite and PostgreSQL): atomic increments, safe with concurrent writers.
+ */
+export function usageRollupStatements(provider: DatabaseProvider, groups: UsageRollupGroup[], chunkSize = 500): SqlStatement[] {
+  const now = sqlTimestamp(provider, new Date());
+  const statements: SqlStatement[] = [];
+  const updates = [...ROLLUP_SUMMED.map((column) => `"${column}" = "usage_daily_rollups"."${column}" + excluded."${column}"`), `"updated_at" = excluded."updated_at"`];
+  const rowsPerStatement = Math.max(1, Math.min(chunkSize, 500));
+  for (let start = 0; start < groups.length; start += rowsPerStatement) {
+    const builder = placeholders(provider);
+    const rows = groups.slice(start, start + rowsPerStatement).map((group) => {
+      const counts = [group.requestCount, group.errorCount, group.inputTokens, group.outputTokens, group.cacheReadTokens, group.cacheWriteTokens, group.costMicros];
+      const values = [randomUUID(), group.day, group.organizationId, group.projectId, group.apiKeyId, group.model, ...counts.map((count) => (provider === "postgresql" ? count.toString() : count)), now];
+      return `(${values.map((value) => builder.add(value)).join(", ")})`;
+    });
+    statements.push({
+      sql:
+        `INSERT INTO "usage_daily_rollups" (${ROLLUP_COLUMNS.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.join(", ")} ` +
+        `ON CONFLICT ("day", "organization_id", "project_id", "api_key_id", "model") DO UPDATE SET ${updates.join(", ")}`,
+      args: builder.args,
+    });
+  }
+  return statements;
+}
+
+/** Adds the events to the daily rollups (one transaction). */
+export async function applyUsageRollups(db: DatabaseClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<void> {
+  if (events.length === 0) return;
+  await runInTransaction(db, usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize));
+}
+
+/**
+ * What the gateway's batched usage writer calls: inserts the events AND increments the daily
+ * rollups in ONE transaction, so a retried batch never counts twice in the rollups.
+ */
+export async function writeUsageBatch(db: DatabaseClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+  if (events.length === 0) return 0;
+  await runInTransaction(db, [
+    ...usageEventStatements(db.provider, events, options.chunkSize),
+    ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
+  ]);
+  return events.length;
+}
+
+/** Maps a stored row back to the record shape. */
+export function toUsageEventRecord(row: Awaited<ReturnType<GatewayPrismaClient["usageEvent"]["findFirstOrThrow"]>>): StoredUsageEvent {
+  return {
+    id: row.id,
+    requestId: row.requestId,
+    traceId: row.traceId,
+    occurredAt: row.occurredAt,
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    apiKeyId: row.apiKeyId,
+    userId: row.userId,
+    endpoint: row.endpoint as UsageEventRecord["endpoint"],
+    requestedModel: row.requestedModel,
+    routeId: row.routeId,
+    provider: row.provider,
+    model: row.model,
+    status: row.status,
+    errorCode: row.errorCode,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    cacheReadTokens: row.cacheReadTokens,
+    cacheWriteTokens: row.cacheWriteTokens,
+    costMicros: Number(row.costMicros),
+    budgetOutcome: row.budgetOutcome,
+    latencyMs: row.latencyMs,
+    timeToFirstByteMs: row.timeToFirstByteMs,
+    clientLabel: row.clientLabel,
+    sessionId: row.sessionId,
+    guardrailFlags: parseJsonColumn(stringArraySchema, row.guardrailFlags, `usage_events ${row.id} guardrail_flags`),
+    content: row.content ?? null,
+  };
+}
