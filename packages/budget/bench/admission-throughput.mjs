@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { createAdmissionController, createMemoryStore, createRedisStore } from "../dist/index.js";
 
-const redisUrl = process.argv[2];
+const redisUrl = process.argv[2] ?? process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
 const total = 20_000;
 const inFlight = 64;
 const caller = { organizationId: "org", projectId: "project", apiKeyId: "key", teamId: null };

@@ -1,0 +1,27 @@
+// `pnpm bench`: every benchmark of the repository, one after the other (they share 2 cores,
+// so they never run at the same time). Figures are printed, never asserted.
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const only = process.argv[2];
+
+const packageBenchmarks = [
+  ["decision-schema", ["pnpm", "--filter", "@gateway/decision-schema", "run", "bench"]],
+  ["db", ["pnpm", "--filter", "@gateway/db", "run", "bench"]],
+  ["budget", ["pnpm", "--filter", "@gateway/budget", "run", "bench"]],
+];
+
+let failed = false;
+for (const [name, command] of packageBenchmarks) {
+  if (only && only !== name) continue;
+  console.log(`\n## ${name}`);
+  const result = spawnSync(command[0], command.slice(1), { cwd: root, stdio: "inherit", env: { BENCH_EVENTS: "20000", ...process.env } });
+  if (result.status !== 0) failed = true;
+}
+if (!only || only === "gateway") {
+  console.log("\n## gateway");
+  const { runGatewayBenchmark } = await import("./bench/gateway-bench.mjs");
+  await runGatewayBenchmark();
+}
+process.exit(failed ? 1 : 0);
