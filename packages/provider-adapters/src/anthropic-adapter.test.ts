@@ -135,10 +135,8 @@ describe("anthropic adapter: native messages", () => {
     });
   });
 
-  it("the OpenAI chat direction is not wired yet and says so", async () => {
-    const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, message));
-    expect(adapter.capabilities).toMatchObject({ chatFormat: "anthropic", messages: "native", chatCompletions: "unsupported", logprobs: false, countTokens: "native" });
-    expect(await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext()))).toMatchObject({ code: "unsupported_feature" });
-    expect(upstream.requests).toHaveLength(0);
+  it("declares native messages and count_tokens, translated chat completions", async () => {
+    const { adapter } = await setup((_request, response) => sendJson(response, 200, message));
+    expect(adapter.capabilities).toMatchObject({ chatFormat: "anthropic", messages: "native", chatCompletions: "translated", logprobs: false, countTokens: "native" });
   });
 });

@@ -1,18 +1,43 @@
-import { GatewayError } from "@gateway/errors";
 import { createAnthropicStatedAsker } from "./decision/anthropic-decision-calls.js";
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
 import { normalizeAnthropicUsage } from "./normalize-usage.js";
 import type { ForwardableHeaders, NormalizedUsage, ProviderAdapter, SnapshotConnection, SseEvent } from "./provider-adapter.js";
 import { emptyUsage } from "./provider-adapter.js";
-import { parseSseStream } from "./translation/index.js";
-import { baseUrlOf, joinUrl, lowerCaseKeys, malformedAnswer, postJson, postStream, tryParseJson } from "./upstream-call.js";
+import { translateUpstreamStream } from "./translate-upstream-stream.js";
+import {
+  type AnthropicUsage,
+  convertAnthropicResponseToChat,
+  convertAnthropicUsage,
+  convertChatRequestToAnthropic,
+  createAnthropicToChatStream,
+  getJsonResponseToolName,
+  parseSseStream,
+} from "./translation/index.js";
+import {
+  baseUrlOf,
+  joinUrl,
+  lowerCaseKeys,
+  malformedAnswer,
+  postJson,
+  postStream,
+  promptLength,
+  translateOrThrow,
+  tryParseJson,
+} from "./upstream-call.js";
 
 /** Default base URL of `anthropic` connections without one. */
 export const anthropicDefaultBaseUrl = "https://api.anthropic.com";
 
 /** The `anthropic-version` sent when the caller gives none. */
 export const anthropicDefaultVersion = "2023-06-01";
+
+/**
+ * `max_tokens` sent upstream when an OpenAI-format request (translated to Anthropic) has neither
+ * `max_completion_tokens` nor `max_tokens`: Anthropic requires one. A connection's
+ * `defaultMaxTokens` overrides it.
+ */
+export const anthropicDefaultMaxTokens = 4096;
 
 /**
  * Adapter for the Anthropic Messages API: `POST {baseUrl}/v1/messages` with `x-api-key`,
@@ -23,7 +48,12 @@ export const anthropicDefaultVersion = "2023-06-01";
  *   cumulative `message_delta` usage, cache tokens included).
  * - `countTokens` is native (`POST /v1/messages/count_tokens`).
  * - `decide` is translated with a forced tool call that states a probability per option.
- * - `chatCompletions` (OpenAI format) is not wired yet (`unsupported_feature`).
+ * - `chatCompletions` (OpenAI format) is translated: the request with
+ *   `convertChatRequestToAnthropic` (`max_tokens` defaults to the connection's
+ *   `defaultMaxTokens`, else {@link anthropicDefaultMaxTokens}), the answer with
+ *   `convertAnthropicResponseToChat` or, for streams, `createAnthropicToChatStream` (the
+ *   caller's `stream_options.include_usage` decides the final usage chunk; an in-stream failure
+ *   ends with a final `data: {"error":...}`). `model` in the answer is `target.qualifiedModel`.
  */
 export function createAnthropicAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -48,6 +78,10 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
   }
 
   const base = () => baseUrlOf(connection, anthropicDefaultBaseUrl);
+  const maxTokensDefault =
+    typeof connection.defaultMaxTokens === "number" && Number.isInteger(connection.defaultMaxTokens) && connection.defaultMaxTokens > 0
+      ? connection.defaultMaxTokens
+      : anthropicDefaultMaxTokens;
 
   return {
     kind: "anthropic",
@@ -56,7 +90,7 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
       logprobs: false,
       chatFormat: "anthropic",
       countTokens: "native",
-      chatCompletions: "unsupported",
+      chatCompletions: "translated",
       messages: "native",
     },
 
@@ -122,11 +156,44 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
       return { inputTokens, local: false };
     },
 
-    async chatCompletions() {
-      throw new GatewayError("unsupported_feature", {
-        message: `The OpenAI chat completions format is not available for the Anthropic connection '${connection.name}' yet (translation not wired).`,
-        details: { retryable: true, provider: connection.name },
+    async chatCompletions(body, target, context) {
+      const anthropicBody = translateOrThrow(connection.name, () =>
+        convertChatRequestToAnthropic(body, { defaultMaxTokens: maxTokensDefault, model: target.upstreamModel }),
+      );
+      const jsonResponseTool = getJsonResponseToolName(body);
+      const url = joinUrl(base(), "/v1/messages");
+      if (anthropicBody.stream !== true) {
+        const response = await postJson({ transport, connection, url, headers: headers(), body: anthropicBody, context });
+        const completion = translateOrThrow(connection.name, () =>
+          convertAnthropicResponseToChat(response.body, { model: target.qualifiedModel, jsonResponseTool }),
+        );
+        return {
+          kind: "json",
+          status: response.status,
+          body: completion,
+          usage: convertAnthropicUsage(response.body.usage as AnthropicUsage | undefined),
+        };
+      }
+      const response = await postStream({
+        transport,
+        connection,
+        url,
+        headers: { ...headers(), accept: "text/event-stream" },
+        body: anthropicBody,
+        context,
       });
+      const streamOptions = body.stream_options as { include_usage?: unknown } | null | undefined;
+      const stream = translateUpstreamStream({
+        source: parseSseStream(response.body),
+        transformer: createAnthropicToChatStream({
+          model: target.qualifiedModel,
+          includeUsage: streamOptions?.include_usage === true,
+          requestId: context.requestId,
+          jsonResponseTool,
+        }),
+        promptCharacters: () => promptLength(anthropicBody),
+      });
+      return { kind: "stream", status: response.status, events: stream.events, usage: stream.usage };
     },
   };
 }

@@ -83,6 +83,36 @@ describe("demo adapter", () => {
     expect(count).toEqual({ inputTokens: json.usage.inputTokens, local: true });
   });
 
+  it("streams the same shapes the translators produce (role chunk, usage: null, usage chunk; cumulative message_delta usage)", async () => {
+    const chat = await adapter.chatCompletions(
+      { model: "x", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "Hello" }] },
+      target,
+      callContext(),
+    );
+    if (chat.kind !== "stream") throw new Error("expected a stream");
+    const chunks = (await collect(chat.events)).slice(0, -1).map((event) => JSON.parse(event.data));
+    expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "", refusal: null });
+    for (const chunk of chunks.slice(0, -1)) expect(chunk.usage).toBeNull();
+    const usage = chunks.at(-1).usage;
+    expect(usage).toEqual({
+      prompt_tokens: chat.usage().inputTokens,
+      completion_tokens: chat.usage().outputTokens,
+      total_tokens: chat.usage().inputTokens + chat.usage().outputTokens,
+      prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
+
+    const messages = await adapter.messages({ model: "x", max_tokens: 5, stream: true, messages: [{ role: "user", content: "Hi" }] }, target, callContext());
+    if (messages.kind !== "stream") throw new Error("expected a stream");
+    const events = (await collect(messages.events)).map((event) => JSON.parse(event.data));
+    expect(events.find((event) => event.type === "message_delta").usage).toEqual({
+      input_tokens: messages.usage().inputTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: messages.usage().outputTokens,
+    });
+  });
+
   it("stops when the caller has gone", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -4,6 +4,7 @@ import type { DecisionResponse } from "./decision/decision-contract.js";
 import { buildDecisionAnswer } from "./decision/build-decision-answer.js";
 import { decisionOptions } from "./decision/decision-options.js";
 import { renderDecisionUsage } from "./normalize-usage.js";
+import { renderAnthropicUsage, renderChatUsage } from "./translation/render-usage.js";
 import { addUsage, emptyUsage } from "./provider-adapter.js";
 import type {
   NormalizedUsage,
@@ -88,11 +89,7 @@ export function createDemoAdapter(): ProviderAdapter {
       const id = `chatcmpl-demo-${fingerprint}`;
       const created = 1_700_000_000;
       const model = target.qualifiedModel;
-      const chatUsage = {
-        prompt_tokens: usage.inputTokens,
-        completion_tokens: usage.outputTokens,
-        total_tokens: usage.inputTokens + usage.outputTokens,
-      };
+      const chatUsage = renderChatUsage(usage);
       if (body.stream !== true) {
         return {
           kind: "json",
@@ -105,7 +102,12 @@ export function createDemoAdapter(): ProviderAdapter {
             created,
             model,
             choices: [
-              { index: 0, message: { role: "assistant", content: pieces.join(""), refusal: null }, logprobs: null, finish_reason: "stop" },
+              {
+                index: 0,
+                message: { role: "assistant", content: pieces.join(""), refusal: null, annotations: [] },
+                logprobs: null,
+                finish_reason: "stop",
+              },
             ],
             usage: chatUsage,
             demo: true,
@@ -113,11 +115,13 @@ export function createDemoAdapter(): ProviderAdapter {
         };
       }
       const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-      const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseEvent => ({
+      // Shaped like OpenAI's chunks (and `createAnthropicToChatStream`'s): `usage: null` on every
+      // chunk when include_usage is on, then one `choices: []` chunk with the usage.
+      const chunk = (choices: unknown[], extra: Record<string, unknown> = includeUsage ? { usage: null } : {}): SseEvent => ({
         data: JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra }),
       });
       const events: SseEvent[] = [
-        chunk([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]),
+        chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]),
         ...pieces.map((piece) => chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }])),
         chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }]),
         ...(includeUsage ? [chunk([], { usage: chatUsage })] : []),
@@ -137,12 +141,7 @@ export function createDemoAdapter(): ProviderAdapter {
       };
       const id = `msg_demo_${fingerprint}`;
       const model = target.qualifiedModel;
-      const anthropicUsage = {
-        input_tokens: usage.inputTokens,
-        output_tokens: usage.outputTokens,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      };
+      const anthropicUsage = renderAnthropicUsage(usage);
       if (body.stream !== true) {
         return {
           kind: "json",
@@ -183,7 +182,7 @@ export function createDemoAdapter(): ProviderAdapter {
         named("content_block_stop", { index: 0 }),
         named("message_delta", {
           delta: { stop_reason: "end_turn", stop_sequence: null },
-          usage: { output_tokens: usage.outputTokens },
+          usage: anthropicUsage,
         }),
         named("message_stop", {}),
       ];

@@ -10,6 +10,7 @@ export type {
   ForwardableHeaders,
   DecisionResult,
   ProviderAdapter,
+  TokenCount,
 } from "./provider-adapter.js";
 export { emptyUsage, addUsage } from "./provider-adapter.js";
 export { createHttpTransport } from "./http-transport.js";
@@ -25,7 +26,12 @@ export type { UpstreamErrorInput } from "./map-upstream-error.js";
 export { createProviderAdapter } from "./create-provider-adapter.js";
 export { createOpenAiAdapter, openAiDefaultBaseUrl } from "./openai-adapter.js";
 export type { ProviderAdapterDependencies } from "./openai-adapter.js";
-export { createAnthropicAdapter, anthropicDefaultBaseUrl, anthropicDefaultVersion } from "./anthropic-adapter.js";
+export {
+  createAnthropicAdapter,
+  anthropicDefaultBaseUrl,
+  anthropicDefaultVersion,
+  anthropicDefaultMaxTokens,
+} from "./anthropic-adapter.js";
 export { createSystemOneAdapter } from "./systemone-adapter.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
 export { normalizeOpenAiUsage, normalizeAnthropicUsage, normalizeDecisionUsage, renderDecisionUsage } from "./normalize-usage.js";

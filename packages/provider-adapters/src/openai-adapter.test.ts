@@ -176,11 +176,9 @@ describe("openai adapter: native chat completions", () => {
     expect(await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502 });
   });
 
-  it("the Anthropic messages direction is not wired yet and says so", async () => {
-    const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, completion));
-    expect(adapter.capabilities).toMatchObject({ chatFormat: "openai", chatCompletions: "native", messages: "unsupported", decisions: "translated", logprobs: true });
-    expect(await rejectionOf(adapter.messages({ messages: [], max_tokens: 5 }, target, callContext()))).toMatchObject({ code: "unsupported_feature" });
-    expect(upstream.requests).toHaveLength(0);
+  it("declares native chat completions, translated messages and local count_tokens", async () => {
+    const { adapter } = await setup((_request, response) => sendJson(response, 200, completion));
+    expect(adapter.capabilities).toMatchObject({ chatFormat: "openai", chatCompletions: "native", messages: "translated", decisions: "translated", logprobs: true, countTokens: "local" });
   });
 
   it("counts tokens locally without calling upstream", async () => {

@@ -5,8 +5,27 @@ import type { HttpTransport } from "./http-transport.js";
 import { normalizeOpenAiUsage } from "./normalize-usage.js";
 import type { NormalizedUsage, ProviderAdapter, SnapshotConnection, SseEvent } from "./provider-adapter.js";
 import { emptyUsage } from "./provider-adapter.js";
-import { countTokensLocally, parseSseStream } from "./translation/index.js";
-import { baseUrlOf, joinUrl, lowerCaseKeys, postJson, postStream, tryParseJson } from "./upstream-call.js";
+import { translateUpstreamStream } from "./translate-upstream-stream.js";
+import {
+  type ChatUsage,
+  convertChatResponseToAnthropic,
+  convertChatUsage,
+  convertMessagesRequestToChat,
+  countTokensLocally,
+  createChatToAnthropicStream,
+  parseSseStream,
+} from "./translation/index.js";
+import {
+  baseUrlOf,
+  joinUrl,
+  lowerCaseKeys,
+  postJson,
+  postStream,
+  promptLength,
+  translateOrThrow,
+  translateOrThrowAsync,
+  tryParseJson,
+} from "./upstream-call.js";
 
 /** Default base URL of `openai` connections without one. */
 export const openAiDefaultBaseUrl = "https://api.openai.com/v1";
@@ -27,8 +46,14 @@ export interface ProviderAdapterDependencies {
  * - `decide` is translated: single-token labels with `logprobs` (or, when the connection
  *   says `logprobs: false`, a JSON-schema probability map). When the upstream answers 400
  *   with a message naming `logprobs`, the request is answered again with the probability map.
- * - `countTokens` counts locally (`countTokensLocally`, the model family's tokenizer).
- * - `messages` (Anthropic format) is not wired to the translation yet (`unsupported_feature`).
+ * - `countTokens` counts an Anthropic `count_tokens` body locally (`countTokensLocally`: the
+ *   body is translated as `messages` would translate it, then counted with the model family's
+ *   tokenizer); the answer says `local: true` and whether the count is `exact`.
+ * - `messages` (Anthropic format) is translated: the request with
+ *   `convertMessagesRequestToChat` (streams always ask for `stream_options.include_usage`), the
+ *   answer with `convertChatResponseToAnthropic` or, for streams, `createChatToAnthropicStream`
+ *   (an in-stream failure ends with `event: error`). `model` in the answer is
+ *   `target.qualifiedModel`.
  */
 export function createOpenAiAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -52,7 +77,7 @@ export function createOpenAiAdapter(connection: SnapshotConnection, dependencies
       chatFormat: "openai",
       countTokens: "local",
       chatCompletions: "native",
-      messages: "unsupported",
+      messages: "translated",
     },
 
     async decide(request, target, context) {
@@ -105,16 +130,41 @@ export function createOpenAiAdapter(connection: SnapshotConnection, dependencies
       return { kind: "stream", status: response.status, events: events(), usage: () => usage };
     },
 
-    async messages() {
-      throw new GatewayError("unsupported_feature", {
-        message: `The Anthropic messages format is not available for the OpenAI-compatible connection '${connection.name}' yet (translation not wired).`,
-        details: { retryable: true, provider: connection.name },
+    async messages(body, target, context) {
+      const chatBody = translateOrThrow(connection.name, () => convertMessagesRequestToChat(body, { model: target.upstreamModel }));
+      if (chatBody.stream !== true) {
+        const response = await postJson({ transport, connection, url: url(), headers: headers(), body: chatBody, context });
+        const message = translateOrThrow(connection.name, () =>
+          convertChatResponseToAnthropic(response.body, { model: target.qualifiedModel }),
+        );
+        return {
+          kind: "json",
+          status: response.status,
+          body: message,
+          usage: convertChatUsage(response.body.usage as ChatUsage | undefined),
+        };
+      }
+      // Usage arrives only in the final chunk, and only when asked for: always ask (billing).
+      chatBody.stream_options = { include_usage: true };
+      const response = await postStream({
+        transport,
+        connection,
+        url: url(),
+        headers: { ...headers(), accept: "text/event-stream" },
+        body: chatBody,
+        context,
       });
+      const stream = translateUpstreamStream({
+        source: parseSseStream(response.body),
+        transformer: createChatToAnthropicStream({ model: target.qualifiedModel, requestId: context.requestId }),
+        promptCharacters: () => promptLength(chatBody),
+      });
+      return { kind: "stream", status: response.status, events: stream.events, usage: stream.usage };
     },
 
     async countTokens(body, target) {
-      const count = await countTokensLocally(body, target.upstreamModel);
-      return { inputTokens: count.inputTokens, local: true };
+      const count = await translateOrThrowAsync(connection.name, () => countTokensLocally(body, target.upstreamModel));
+      return { inputTokens: count.inputTokens, local: true, exact: count.exact };
     },
   };
 }

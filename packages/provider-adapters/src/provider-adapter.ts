@@ -27,6 +27,12 @@ export interface SnapshotConnection {
    * Absent or `true`: decisions use measured log-probabilities.
    */
   logprobs?: boolean;
+  /**
+   * For `anthropic` connections: `max_tokens` sent when an OpenAI-format request (translated
+   * to Anthropic) has neither `max_completion_tokens` nor `max_tokens`. Absent (or not a
+   * positive integer): `anthropicDefaultMaxTokens` (4096).
+   */
+  defaultMaxTokens?: number;
 }
 
 /** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
@@ -128,7 +134,16 @@ export interface ProviderAdapter {
     target: ProviderTarget,
     context: ProviderCallContext,
     headers?: ForwardableHeaders,
-  ): Promise<{ inputTokens: number; local: boolean }>;
+  ): Promise<TokenCount>;
+}
+
+/** The answer of `countTokens`. */
+export interface TokenCount {
+  inputTokens: number;
+  /** True when the gateway counted (no upstream call). */
+  local: boolean;
+  /** Local counts only: true when the model family's own tokenizer counted plain text exactly; false for an estimate. */
+  exact?: boolean;
 }
 
 /** Usage with every count at zero. */

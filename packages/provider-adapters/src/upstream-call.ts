@@ -102,3 +102,49 @@ export function tryParseJson(text: string): unknown {
 export function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
 }
+
+/**
+ * Runs a translation step (request or response conversion) and gives a GatewayError it throws
+ * the `details.provider` and `details.retryable` that routing reads: a request the translation
+ * cannot represent (`unsupported_feature`) may still be served natively by another target, so
+ * it is retryable; a malformed request (`invalid_request`) is not. Other errors pass unchanged.
+ */
+export function translateOrThrow<Result>(provider: string, translate: () => Result): Result {
+  try {
+    return translate();
+  } catch (error) {
+    throw withRoutingDetails(error, provider);
+  }
+}
+
+/** {@link translateOrThrow} for an asynchronous step. */
+export async function translateOrThrowAsync<Result>(provider: string, translate: () => Promise<Result>): Promise<Result> {
+  try {
+    return await translate();
+  } catch (error) {
+    throw withRoutingDetails(error, provider);
+  }
+}
+
+function withRoutingDetails(error: unknown, provider: string): unknown {
+  if (!GatewayError.isInstance(error)) return error;
+  const details = error.details ?? {};
+  if (details.provider !== undefined && details.retryable !== undefined) return error;
+  return new GatewayError(error.code, {
+    message: error.message,
+    param: error.param,
+    type: error.type,
+    retryAfter: error.retryAfter,
+    cause: error,
+    details: { ...details, retryable: details.retryable ?? error.code === "unsupported_feature", provider },
+  });
+}
+
+/** Characters of a chat or messages request's prompt (`system`, `messages`, `tools`), for usage estimates. */
+export function promptLength(body: Record<string, unknown>): number {
+  let length = 0;
+  for (const key of ["system", "messages", "tools"]) {
+    if (body[key] !== undefined) length += JSON.stringify(body[key]).length;
+  }
+  return length;
+}
