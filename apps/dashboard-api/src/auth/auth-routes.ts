@@ -1,0 +1,174 @@
+import { dummyPasswordHash, verifyPassword } from "@gateway/db";
+import { GatewayError } from "@gateway/errors";
+import type { Request } from "express";
+import { z } from "zod";
+import { clientAddressOf } from "../http/client-address.js";
+import { isLocalhostRequest, serializeClearedSessionCookie, serializeSessionCookie } from "../http/session-cookie.js";
+import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
+import type { DashboardServices } from "../services/dashboard-services.js";
+import { recordAuditEvent } from "../services/record-audit-event.js";
+import { authSessionSchema, presentSessionOrganization } from "./session-object.js";
+import { createLoginSession, loadAuthSession } from "./session-store.js";
+
+const loginBody = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(1024),
+  organization_id: z.string().min(1).max(64).optional().describe("Picks the organization of an account that belongs to several."),
+});
+
+/** Whether the session cookie may go without `Secure` for this request. */
+export function cookieIsSecure(services: DashboardServices, request: Request): boolean {
+  return !(services.settings.insecureLocalhostCookies && isLocalhostRequest(request));
+}
+
+/** Normalizes an email as the `users.email_normalized` column does. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** The routes under `/v1/auth`: login, session, logout. */
+export function createAuthRoutes(services: DashboardServices): DashboardRoute[] {
+  // Verifying against this hash when the email is unknown makes both failures cost the same.
+  const getDummyHash = () => dummyPasswordHash();
+  void getDummyHash().catch(() => undefined);
+
+  const invalidCredentials = () => new GatewayError("invalid_credentials");
+
+  return [
+    defineRoute({
+      method: "post",
+      path: "/v1/auth/login",
+      operationId: "login",
+      summary: "Log in with email and password",
+      description:
+        "Authenticates one personal account and selects its organization. Sets the `gateway_session` cookie " +
+        "(HttpOnly, Secure, SameSite=Lax, Path=/, expiring at `expires_at`). An account in several organizations gets " +
+        "409 `organization_selection_required` listing them; send `organization_id` to pick one. An organization that " +
+        "requires SSO answers 403 `sso_required`. Wrong passwords and unknown emails both answer 401 `invalid_credentials`; " +
+        "repeated failures answer 429 `too_many_attempts` with `Retry-After`.",
+      tag: "Authentication",
+      access: "public",
+      body: loginBody,
+      exampleBody: { email: "ada@example.com", password: "correct horse battery staple" },
+      responses: [{ status: 200, description: "The login session", schema: authSessionSchema }],
+      async handler({ request, body, requestId }) {
+        const email = normalizeEmail(body.email);
+        const accountKey = `account:${email}`;
+        const addressKey = `address:${clientAddressOf(request)}`;
+        const wait = Math.max(
+          services.loginLimiters.account.retryAfterSeconds(accountKey),
+          services.loginLimiters.address.retryAfterSeconds(addressKey),
+        );
+        if (wait > 0) {
+          throw new GatewayError("too_many_attempts", { message: "Too many failed login attempts; try again later.", retryAfter: wait });
+        }
+        const user = await services.prisma.user.findUnique({
+          where: { emailNormalized: email },
+          include: { memberships: { include: { organization: true }, orderBy: { createdAt: "asc" } } },
+        });
+        const passwordMatches = await verifyPassword(body.password, user?.passwordHash ?? (await getDummyHash()));
+        if (user === null || user.passwordHash === null || user.disabledAt !== null || !passwordMatches) {
+          services.loginLimiters.account.hit(accountKey);
+          services.loginLimiters.address.hit(addressKey);
+          await recordAuditEvent(services, { request, requestId }, {
+            organizationId: null,
+            actorId: user?.id ?? null,
+            actorKind: user ? "user" : "system",
+            action: "auth.login_failed",
+            targetType: "user",
+            targetId: user?.id ?? null,
+          });
+          throw invalidCredentials();
+        }
+        services.loginLimiters.account.reset(accountKey);
+        const organizations = user.memberships.map((membership) => presentSessionOrganization(user.id, membership));
+        if (user.memberships.length === 0) {
+          throw new GatewayError("permission_denied", { message: "This account does not belong to any organization." });
+        }
+        let membership = user.memberships[0]!;
+        if (body.organization_id !== undefined) {
+          const chosen = user.memberships.find((candidate) => candidate.organizationId === body.organization_id);
+          if (chosen === undefined) {
+            throw new GatewayError("organization_selection_required", {
+              message: "The account does not belong to that organization; choose one of the listed organizations.",
+              param: "organization_id",
+              details: { organizations },
+            });
+          }
+          membership = chosen;
+        } else if (user.memberships.length > 1) {
+          throw new GatewayError("organization_selection_required", {
+            message: "The account belongs to several organizations; repeat the login with one of them as organization_id.",
+            param: "organization_id",
+            details: { organizations },
+          });
+        }
+        if (membership.organization.authenticationRequired === "sso") {
+          throw new GatewayError("sso_required", {
+            message: "This organization requires single sign-on; password login is disabled.",
+            details: { organization_id: membership.organizationId },
+          });
+        }
+        const session = await createLoginSession(services, { userId: user.id, organizationId: membership.organizationId, request });
+        await services.prisma.user.update({ where: { id: user.id }, data: { lastLoginAt: services.now() } });
+        await recordAuditEvent(services, { request, requestId }, {
+          organizationId: membership.organizationId,
+          actorId: user.id,
+          action: "auth.login",
+          targetType: "login_session",
+          targetId: session.id,
+        });
+        const sessionObject = await loadAuthSession(services, { userId: user.id, organizationId: membership.organizationId, expiresAt: session.expiresAt });
+        return {
+          status: 200,
+          body: sessionObject,
+          headers: {
+            "set-cookie": serializeSessionCookie({
+              value: session.cookieValue,
+              expiresAt: session.expiresAt,
+              secure: cookieIsSecure(services, request),
+              now: services.now(),
+            }),
+            "cache-control": "no-store",
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/v1/auth/session",
+      operationId: "get_session",
+      summary: "The current login session",
+      tag: "Authentication",
+      access: "session",
+      responses: [{ status: 200, description: "The login session", schema: authSessionSchema }],
+      async handler({ principal }) {
+        const body = await loadAuthSession(services, { userId: principal.userId, organizationId: principal.organization.id, expiresAt: principal.expiresAt });
+        return { status: 200, body, headers: { "cache-control": "no-store" } };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/v1/auth/logout",
+      operationId: "logout",
+      summary: "Log out",
+      description: "Revokes the current session (if any) and clears the cookie. Answers 204 either way.",
+      tag: "Authentication",
+      access: "public",
+      responses: [{ status: 204, description: "Logged out" }],
+      async handler({ request, optionalPrincipal, requestId }) {
+        if (optionalPrincipal !== null) {
+          await services.prisma.loginSession.update({ where: { id: optionalPrincipal.sessionId }, data: { revokedAt: services.now() } });
+          await recordAuditEvent(services, { request, requestId }, {
+            organizationId: optionalPrincipal.organization.id,
+            actorId: optionalPrincipal.userId,
+            action: "auth.logout",
+            targetType: "login_session",
+            targetId: optionalPrincipal.sessionId,
+          });
+        }
+        return { status: 204, headers: { "set-cookie": serializeClearedSessionCookie(cookieIsSecure(services, request)) } };
+      },
+    }),
+  ];
+}

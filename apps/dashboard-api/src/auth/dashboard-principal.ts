@@ -1,0 +1,23 @@
+import type { Permission, Role } from "./role-permissions.js";
+
+/** The signed-in user of a request, resolved from the session cookie and the current membership. */
+export interface DashboardPrincipal {
+  /** The login session's database id. */
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  organization: { id: string; name: string; slug: string };
+  role: Role;
+  permissions: ReadonlySet<Permission>;
+  /** Projects the user is assigned to. */
+  projectIds: readonly string[];
+  /** Owners and admins act on every project; others only on `projectIds`. */
+  allProjects: boolean;
+  expiresAt: Date;
+}
+
+/** Whether the principal may act on a project (owners/admins: any; others: assigned projects). */
+export function canUseProject(principal: DashboardPrincipal, projectId: string): boolean {
+  return principal.allProjects || principal.projectIds.includes(projectId);
+}

@@ -1,0 +1,126 @@
+import type { Request } from "express";
+import { generateSessionId, hashToken } from "@gateway/db";
+import type { DashboardServices } from "../services/dashboard-services.js";
+import { readCookie, sessionCookieName } from "../http/session-cookie.js";
+import { clientAddressOf } from "../http/client-address.js";
+import type { DashboardPrincipal } from "./dashboard-principal.js";
+import { isRole, permissionsForRole, roles, rolesWithAllProjects, type Role } from "./role-permissions.js";
+import { buildAuthSession, type AuthSession } from "./session-object.js";
+
+/** How often `lastSeenAt` is refreshed at most (ms). */
+const lastSeenResolutionMs = 60_000;
+
+/** Creates a login session row and returns the cookie value (only its hash is stored). */
+export async function createLoginSession(
+  services: DashboardServices,
+  input: { userId: string; organizationId: string; request: Request },
+): Promise<{ cookieValue: string; id: string; expiresAt: Date }> {
+  const cookieValue = generateSessionId();
+  const expiresAt = new Date(services.now().getTime() + services.settings.sessionTtlSeconds * 1000);
+  const userAgent = input.request.headers["user-agent"];
+  const row = await services.prisma.loginSession.create({
+    data: {
+      sessionHash: hashToken(cookieValue),
+      userId: input.userId,
+      organizationId: input.organizationId,
+      userAgent: typeof userAgent === "string" ? userAgent.slice(0, 500) : null,
+      ipAddress: clientAddressOf(input.request),
+      expiresAt,
+      lastSeenAt: services.now(),
+    },
+  });
+  return { cookieValue, id: row.id, expiresAt };
+}
+
+/**
+ * The user's role in each organization: the most powerful of the membership role and the
+ * roles of the user's teams there (a team member's own team role, else the team's default).
+ */
+export async function effectiveRoles(services: DashboardServices, userId: string, memberships: { organizationId: string; role: string }[]): Promise<Map<string, Role>> {
+  const teamRows = await services.prisma.teamMember.findMany({ where: { userId }, include: { team: true } });
+  const result = new Map<string, Role>();
+  for (const membership of memberships) {
+    const candidates = [membership.role, ...teamRows.filter((row) => row.team.organizationId === membership.organizationId).map((row) => row.role ?? row.team.defaultRole)];
+    const valid = candidates.filter(isRole);
+    if (valid.length === 0) continue;
+    result.set(membership.organizationId, valid.reduce((best, role) => (roles.indexOf(role) < roles.indexOf(best) ? role : best)));
+  }
+  return result;
+}
+
+/** The projects a member may act on: all of the organization's for owners/admins, else assigned ones. */
+export async function projectIdsFor(services: DashboardServices, input: { userId: string; organizationId: string; role: Role }): Promise<string[]> {
+  if (rolesWithAllProjects.includes(input.role)) {
+    const projects = await services.prisma.project.findMany({ where: { organizationId: input.organizationId }, select: { id: true }, orderBy: { createdAt: "asc" } });
+    return projects.map((project) => project.id);
+  }
+  const assigned = await services.prisma.projectMember.findMany({
+    where: { userId: input.userId, project: { organizationId: input.organizationId } },
+    select: { projectId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return assigned.map((row) => row.projectId);
+}
+
+/**
+ * Resolves the `gateway_session` cookie to the signed-in user. Null when the cookie is absent
+ * or unknown, the session expired or was revoked, the account is disabled, or the membership
+ * of the session's organization no longer exists. The role is read fresh on every request,
+ * so a role change or removal takes effect at once.
+ */
+export async function resolvePrincipal(services: DashboardServices, request: Request): Promise<DashboardPrincipal | null> {
+  const cookieValue = readCookie(request, sessionCookieName);
+  if (cookieValue === undefined || cookieValue === "" || cookieValue.length > 512) return null;
+  const session = await services.prisma.loginSession.findUnique({
+    where: { sessionHash: hashToken(cookieValue) },
+    include: { user: true, organization: true },
+  });
+  const now = services.now();
+  if (session === null || session.revokedAt !== null || session.expiresAt <= now) return null;
+  if (session.user.disabledAt !== null || session.organization === null || session.organizationId === null) return null;
+  const membership = await services.prisma.membership.findUnique({
+    where: { organizationId_userId: { organizationId: session.organizationId, userId: session.userId } },
+  });
+  if (membership === null) return null;
+  const role = (await effectiveRoles(services, session.userId, [membership])).get(membership.organizationId);
+  if (role === undefined) return null;
+  if (now.getTime() - session.lastSeenAt.getTime() > lastSeenResolutionMs) {
+    await services.prisma.loginSession.update({ where: { id: session.id }, data: { lastSeenAt: now } }).catch(() => undefined);
+  }
+  return {
+    sessionId: session.id,
+    userId: session.userId,
+    email: session.user.email,
+    name: session.user.name,
+    organization: { id: session.organization.id, name: session.organization.name, slug: session.organization.slug },
+    role,
+    permissions: new Set(permissionsForRole(role)),
+    projectIds: await projectIdsFor(services, { userId: session.userId, organizationId: session.organizationId, role }),
+    allProjects: rolesWithAllProjects.includes(role),
+    expiresAt: session.expiresAt,
+  };
+}
+
+/** Builds the `auth.session` object for a user in one organization. */
+export async function loadAuthSession(
+  services: DashboardServices,
+  input: { userId: string; organizationId: string; expiresAt: Date },
+): Promise<AuthSession> {
+  const user = await services.prisma.user.findUniqueOrThrow({
+    where: { id: input.userId },
+    include: { memberships: { include: { organization: true }, orderBy: { createdAt: "asc" } } },
+  });
+  const current = user.memberships.find((membership) => membership.organizationId === input.organizationId);
+  const rolesByOrganization = await effectiveRoles(services, user.id, user.memberships);
+  const role = rolesByOrganization.get(input.organizationId);
+  if (current === undefined || role === undefined) throw new Error("The session's membership is gone.");
+  return buildAuthSession({
+    user: { id: user.id, email: user.email, name: user.name },
+    memberships: user.memberships.map((membership) => ({ organization: membership.organization, role: rolesByOrganization.get(membership.organizationId) ?? membership.role })),
+    organization: current.organization,
+    role,
+    permissions: permissionsForRole(role),
+    projectIds: await projectIdsFor(services, { userId: user.id, organizationId: input.organizationId, role }),
+    expiresAt: input.expiresAt,
+  });
+}

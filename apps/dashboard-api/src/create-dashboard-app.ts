@@ -1,0 +1,154 @@
+import { randomBytes } from "node:crypto";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { DatabaseClient } from "@gateway/db";
+import { GatewayError } from "@gateway/errors";
+import { createAttemptLimiter } from "./auth/attempt-limiter.js";
+import { createAuthRoutes } from "./auth/auth-routes.js";
+import { resolvePrincipal } from "./auth/session-store.js";
+import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
+import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
+import { createMailer, type Mailer } from "./email/create-mailer.js";
+import { sendDashboardError } from "./http/send-dashboard-error.js";
+import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
+import type { PlaygroundRunner } from "./playground/playground-runner.js";
+import { createApiKeyRoutes } from "./resources/api-key-routes.js";
+import { createAuditRoutes } from "./resources/audit-routes.js";
+import { createBudgetRoutes } from "./resources/budget-routes.js";
+import { createConnectionRoutes } from "./resources/connection-routes.js";
+import { createInvitationRoutes } from "./resources/invitation-routes.js";
+import { createMcpRoutes } from "./resources/mcp-routes.js";
+import { createMemberRoutes } from "./resources/member-routes.js";
+import { createNotificationChannelRoutes } from "./resources/notification-channel-routes.js";
+import { createPlaygroundRoutes } from "./resources/playground-routes.js";
+import { createPolicyRoutes } from "./resources/policy-routes.js";
+import { createProjectRoutes } from "./resources/project-routes.js";
+import { createRateLimitRoutes } from "./resources/rate-limit-routes.js";
+import { createRouteRoutes } from "./resources/route-routes.js";
+import { createTeamRoutes } from "./resources/team-routes.js";
+import { createTelemetryDestinationRoutes } from "./resources/telemetry-destination-routes.js";
+import { createUsageRoutes } from "./resources/usage-routes.js";
+import type { DashboardRoute } from "./routing/dashboard-route.js";
+import { mountRoutes } from "./routing/mount-routes.js";
+import type { DashboardServices, SecretCipher } from "./services/dashboard-services.js";
+
+/** Limits of the login and resend throttles (defaults in parentheses). */
+export interface DashboardThrottleSettings {
+  /** Failed logins per account in the window (5). */
+  accountFailures?: number;
+  /** Failed logins per client address in the window (20). */
+  addressFailures?: number;
+  /** Login failure window in ms (15 minutes). */
+  loginWindowMs?: number;
+  /** Invitation resends per invitation in the window (3). */
+  resendsPerInvitation?: number;
+  /** Resend window in ms (1 hour). */
+  resendWindowMs?: number;
+}
+
+/** What `createDashboardApp` needs. */
+export interface DashboardDependencies {
+  /** The database handle (may be shared with the gateway in the same process). */
+  database: DatabaseClient;
+  /** Encrypts secrets at rest (`@gateway/db`'s secret box). */
+  secretBox: SecretCipher;
+  /** Settings; defaults come from the environment. */
+  settings?: DashboardSettings;
+  logger?: DashboardLogger;
+  /** Default: SMTP when `settings.smtpUrl` is set, else the logged outbox. */
+  mailer?: Mailer;
+  /** The gateway pipeline's chat entry for the playground; null answers 503 `service_unavailable`. */
+  playground?: PlaygroundRunner | null;
+  throttle?: DashboardThrottleSettings;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+/** The Express app plus what tests and the starter need. */
+export interface DashboardApp {
+  app: Express;
+  /** The route table: every `/v1/auth` and `/api` route with its permission and schemas. */
+  routes: readonly DashboardRoute[];
+  services: DashboardServices;
+}
+
+/** Builds the route table for a set of services. */
+export function createDashboardRoutes(services: DashboardServices): DashboardRoute[] {
+  return [
+    ...createAuthRoutes(services),
+    ...createInvitationRoutes(services),
+    ...createMemberRoutes(services),
+    ...createTeamRoutes(services),
+    ...createProjectRoutes(services),
+    ...createApiKeyRoutes(services),
+    ...createConnectionRoutes(services),
+    ...createPolicyRoutes(services),
+    ...createRouteRoutes(services),
+    ...createBudgetRoutes(services),
+    ...createRateLimitRoutes(services),
+    ...createTelemetryDestinationRoutes(services),
+    ...createNotificationChannelRoutes(services),
+    ...createMcpRoutes(services),
+    ...createPlaygroundRoutes(services),
+    ...createUsageRoutes(services),
+    ...createAuditRoutes(services),
+  ];
+}
+
+/**
+ * Creates the dashboard API (Express 5): `/v1/auth/*`, `/api/*` and `/openapi.json`.
+ * Every answer carries `x-request-id`; every error is the dashboard body
+ * `{error:{code,message,details}}` (unknown failures: a generic 500, details only in logs).
+ */
+export function createDashboardApp(dependencies: DashboardDependencies): DashboardApp {
+  const settings = dependencies.settings ?? readDashboardSettings();
+  const logger = dependencies.logger ?? createConsoleLogger();
+  const throttle = dependencies.throttle ?? {};
+  const loginWindowMs = throttle.loginWindowMs ?? 15 * 60_000;
+  const services: DashboardServices = {
+    database: dependencies.database,
+    prisma: dependencies.database.prisma,
+    secrets: dependencies.secretBox,
+    settings,
+    logger,
+    mailer: dependencies.mailer ?? createMailer({ smtpUrl: settings.smtpUrl, from: settings.emailFrom, timeoutMs: settings.deliveryTimeoutMs, logger }),
+    loginLimiters: {
+      account: createAttemptLimiter({ limit: throttle.accountFailures ?? 5, windowMs: loginWindowMs }),
+      address: createAttemptLimiter({ limit: throttle.addressFailures ?? 20, windowMs: loginWindowMs }),
+    },
+    resendLimiter: createAttemptLimiter({ limit: throttle.resendsPerInvitation ?? 3, windowMs: throttle.resendWindowMs ?? 60 * 60_000 }),
+    playground: dependencies.playground ?? null,
+    now: dependencies.now ?? (() => new Date()),
+  };
+  const routes = createDashboardRoutes(services);
+  const openApiDocument = buildOpenApiDocument(routes);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  if (settings.trustProxy !== null) app.set("trust proxy", settings.trustProxy);
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    response.setHeader("x-request-id", `req_${randomBytes(12).toString("hex")}`);
+    response.setHeader("x-content-type-options", "nosniff");
+    next();
+  });
+  app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
+  app.get("/openapi.json", (_request, response) => {
+    response.json(openApiDocument);
+  });
+  app.get("/healthz", (_request, response) => {
+    response.json({ status: "ok" });
+  });
+  const router = express.Router();
+  mountRoutes(router, routes, {
+    resolvePrincipal: (request) => resolvePrincipal(services, request),
+    allowedOrigins: settings.origins,
+  });
+  app.use(router);
+  app.use((_request: Request, _response: Response, next: NextFunction) => {
+    next(new GatewayError("not_found", { message: "No such endpoint." }));
+  });
+  app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
+    sendDashboardError(response, error, logger);
+  });
+  return { app, routes, services };
+}

@@ -1,0 +1,83 @@
+/** Everything the dashboard API reads from the environment, parsed once. */
+export interface DashboardSettings {
+  /** `DASHBOARD_PORT` (default 8081). */
+  port: number;
+  /** `DASHBOARD_HOST` (default 127.0.0.1). */
+  host: string;
+  /**
+   * The dashboard's own origins (`DASHBOARD_ORIGIN`, comma-separated). Unsafe requests that
+   * carry a session cookie must come from one of them. Default: `http://localhost:<port>` and
+   * `http://127.0.0.1:<port>`.
+   */
+  origins: string[];
+  /**
+   * `DASHBOARD_INSECURE_COOKIES=localhost`: leave `Secure` off the session cookie, but only
+   * when the request's host is `localhost` or `127.0.0.1` (plain-http local development).
+   */
+  insecureLocalhostCookies: boolean;
+  /** `DASHBOARD_SESSION_TTL_SECONDS` (default 43200 = 12 h). */
+  sessionTtlSeconds: number;
+  /** `DASHBOARD_PUBLIC_URL`: base of links in emails and of the OAuth callback (default the first origin). */
+  publicUrl: string;
+  /** `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`); unset = logged outbox. */
+  smtpUrl: string | null;
+  /** `DASHBOARD_EMAIL_FROM` (default `AI Gateway <no-reply@localhost>`). */
+  emailFrom: string;
+  /** `DASHBOARD_INVITATION_TTL_HOURS` (default 168 = 7 days). */
+  invitationTtlHours: number;
+  /** `DASHBOARD_TRUST_PROXY`: Express `trust proxy` value (default off: the socket address is the client). */
+  trustProxy: string | null;
+  /** `DASHBOARD_DELIVERY_TIMEOUT_MS`: timeout of test deliveries and OAuth discovery (default 5000). */
+  deliveryTimeoutMs: number;
+}
+
+/** Parses the dashboard settings from environment variables (documented in the README). */
+export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.env): DashboardSettings {
+  const port = readInteger(environment.DASHBOARD_PORT, 8081, "DASHBOARD_PORT", 0, 65535);
+  const origins = (environment.DASHBOARD_ORIGIN ?? "")
+    .split(",")
+    .map((value) => value.trim())
+    .filter((value) => value !== "")
+    .map((value) => normalizeOrigin(value, "DASHBOARD_ORIGIN"));
+  if (origins.length === 0) origins.push(`http://localhost:${port}`, `http://127.0.0.1:${port}`);
+  const insecure = (environment.DASHBOARD_INSECURE_COOKIES ?? "").trim().toLowerCase();
+  if (insecure !== "" && insecure !== "localhost" && insecure !== "false" && insecure !== "0") {
+    throw new Error("DASHBOARD_INSECURE_COOKIES accepts only 'localhost' (or empty).");
+  }
+  return {
+    port,
+    host: environment.DASHBOARD_HOST?.trim() || "127.0.0.1",
+    origins,
+    insecureLocalhostCookies: insecure === "localhost",
+    sessionTtlSeconds: readInteger(environment.DASHBOARD_SESSION_TTL_SECONDS, 43_200, "DASHBOARD_SESSION_TTL_SECONDS", 60, 31_536_000),
+    publicUrl: (environment.DASHBOARD_PUBLIC_URL?.trim() || origins[0]!).replace(/\/+$/, ""),
+    smtpUrl: environment.SMTP_URL?.trim() || null,
+    emailFrom: environment.DASHBOARD_EMAIL_FROM?.trim() || "AI Gateway <no-reply@localhost>",
+    invitationTtlHours: readInteger(environment.DASHBOARD_INVITATION_TTL_HOURS, 168, "DASHBOARD_INVITATION_TTL_HOURS", 1, 8760),
+    trustProxy: environment.DASHBOARD_TRUST_PROXY?.trim() || null,
+    deliveryTimeoutMs: readInteger(environment.DASHBOARD_DELIVERY_TIMEOUT_MS, 5000, "DASHBOARD_DELIVERY_TIMEOUT_MS", 100, 120_000),
+  };
+}
+
+/** Default settings for a given port (what an empty environment gives). */
+export function defaultDashboardSettings(overrides: Partial<DashboardSettings> = {}): DashboardSettings {
+  return { ...readDashboardSettings({}), ...overrides };
+}
+
+function readInteger(value: string | undefined, fallback: number, name: string, minimum: number, maximum: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < minimum || parsed > maximum) {
+    throw new Error(`${name} must be an integer from ${minimum} to ${maximum}.`);
+  }
+  return parsed;
+}
+
+function normalizeOrigin(value: string, name: string): string {
+  try {
+    const url = new URL(value);
+    return url.origin;
+  } catch {
+    throw new Error(`${name} must list absolute origins such as https://dashboard.example.com.`);
+  }
+}

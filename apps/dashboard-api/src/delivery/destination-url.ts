@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/**
+ * An HTTPS URL; plain http is accepted only for localhost and 127.0.0.1 (local collectors and
+ * tests), so that event payloads and signatures never cross a network unencrypted.
+ */
+export const deliveryUrl = z
+  .url()
+  .max(2000)
+  .refine((value) => {
+    const url = new URL(value);
+    if (url.protocol === "https:") return true;
+    return url.protocol === "http:" && (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]");
+  }, "use an https:// URL (http:// only for localhost)");
+
+/** A URL without its query string and credentials (safe to show). */
+export function displayUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return "";
+  }
+}

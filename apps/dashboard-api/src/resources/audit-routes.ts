@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { iso, timestamp } from "../routing/common-schemas.js";
+import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
+import { afterCursorWhere, listObjectSchema, paginationQueryShape, toListPage } from "../routing/list-page.js";
+import type { DashboardServices } from "../services/dashboard-services.js";
+
+/** One audit event. */
+export const auditEventSchema = z.object({
+  id: z.string(),
+  occurred_at: timestamp,
+  actor_kind: z.string(),
+  actor_id: z.string().nullable(),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  ip_address: z.string().nullable(),
+  request_id: z.string().nullable(),
+  object: z.literal("audit.event"),
+});
+
+const query = z.object({
+  ...paginationQueryShape,
+  action: z.string().max(100).optional(),
+  target_type: z.string().max(100).optional(),
+  target_id: z.string().max(100).optional(),
+  actor_id: z.string().max(100).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** Audit trail route: `GET /api/audit-events`. */
+export function createAuditRoutes(services: DashboardServices): DashboardRoute[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/audit-events",
+      operationId: "list_audit_events",
+      summary: "List audit events",
+      description: "Every change made through the dashboard, newest first. Filters: `action`, `target_type`, `target_id`, `actor_id`, `from`, `to`.",
+      tag: "Audit",
+      access: "audit:read",
+      query,
+      responses: [{ status: 200, description: "A page of audit events", schema: listObjectSchema(auditEventSchema) }],
+      async handler({ principal, query: filters }) {
+        const rows = await services.prisma.auditEvent.findMany({
+          where: {
+            AND: [
+              { organizationId: principal.organization.id },
+              filters.action ? { action: filters.action } : {},
+              filters.target_type ? { targetType: filters.target_type } : {},
+              filters.target_id ? { targetId: filters.target_id } : {},
+              filters.actor_id ? { actorId: filters.actor_id } : {},
+              filters.from || filters.to ? { occurredAt: { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lt: new Date(filters.to) } : {}) } } : {},
+              afterCursorWhere(filters.cursor, "occurredAt"),
+            ],
+          },
+          orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
+          take: filters.limit + 1,
+        });
+        return {
+          status: 200,
+          body: toListPage(rows, filters.limit, "occurredAt", (row) => ({
+            id: row.id,
+            occurred_at: iso(row.occurredAt),
+            actor_kind: row.actorKind,
+            actor_id: row.actorId,
+            action: row.action,
+            target_type: row.targetType,
+            target_id: row.targetId,
+            before: row.before ?? null,
+            after: row.after ?? null,
+            ip_address: row.ipAddress,
+            request_id: row.requestId,
+            object: "audit.event" as const,
+          })),
+        };
+      },
+    }),
+  ];
+}

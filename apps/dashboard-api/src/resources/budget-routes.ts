@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { deletedObjectSchema, displayName, idParams, iso, resourceId, timestamp, toNumber } from "../routing/common-schemas.js";
+import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
+import { fullList, listObjectSchema } from "../routing/list-page.js";
+import type { DashboardServices } from "../services/dashboard-services.js";
+import { assertScopeBelongs, auditChange, found, withConflict } from "./resource-helpers.js";
+
+const scopes = ["organization", "project", "key", "team"] as const;
+const periods = ["day", "week", "month", "total"] as const;
+const modes = ["hard", "soft"] as const;
+
+/** A budget as the API shows it. */
+export const budgetSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(scopes),
+  scope_id: z.string(),
+  amount_micros: z.number().int().describe("USD * 1e6"),
+  period: z.enum(periods),
+  mode: z.enum(modes),
+  thresholds: z.array(z.number()),
+  created_at: timestamp,
+  updated_at: timestamp,
+  object: z.literal("budget"),
+});
+
+interface BudgetRow {
+  id: string;
+  name: string;
+  scope: string;
+  scopeId: string;
+  amountMicros: bigint | number;
+  period: string;
+  mode: string;
+  thresholds: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Renders a budget row. */
+export function presentBudget(row: BudgetRow): z.infer<typeof budgetSchema> {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope as (typeof scopes)[number],
+    scope_id: row.scopeId,
+    amount_micros: toNumber(row.amountMicros),
+    period: row.period as (typeof periods)[number],
+    mode: row.mode as (typeof modes)[number],
+    thresholds: Array.isArray(row.thresholds) ? row.thresholds.filter((value): value is number => typeof value === "number") : [],
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    object: "budget",
+  };
+}
+
+const amount = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe("USD * 1e6 (e.g. 25000000 = $25)");
+const thresholds = z.array(z.number().gt(0).max(10)).max(20).describe("Soft-budget notification points as fractions, e.g. [0.5, 0.8, 1]");
+const createBody = z.object({
+  name: displayName,
+  scope: z.enum(scopes),
+  scope_id: resourceId,
+  amount_micros: amount,
+  period: z.enum(periods),
+  mode: z.enum(modes),
+  thresholds: thresholds.default([0.5, 0.8, 1]),
+});
+const updateBody = z
+  .object({ name: displayName, amount_micros: amount, period: z.enum(periods), mode: z.enum(modes), thresholds })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
+const params = idParams("budget_id");
+
+/** Budget routes under `/api/budgets`. */
+export function createBudgetRoutes(services: DashboardServices): DashboardRoute[] {
+  const load = (organizationId: string, id: string) =>
+    services.prisma.budget.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Budget"));
+  const sorted = (values: number[]) => [...new Set(values)].sort((left, right) => left - right);
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/budgets",
+      operationId: "create_budget",
+      summary: "Create a budget",
+      tag: "Budgets",
+      access: "budgets:write",
+      body: createBody,
+      exampleBody: { name: "monthly cap", scope: "organization", scope_id: "org_example", amount_micros: 25_000_000, period: "month", mode: "soft", thresholds: [0.5, 0.8, 1] },
+      responses: [{ status: 201, description: "The budget", schema: budgetSchema }],
+      async handler(context) {
+        const { principal, body } = context;
+        await assertScopeBelongs(services, principal.organization.id, body.scope, body.scope_id);
+        const row = await withConflict(
+          () =>
+            services.prisma.budget.create({
+              data: {
+                organizationId: principal.organization.id,
+                name: body.name,
+                scope: body.scope,
+                scopeId: body.scope_id,
+                amountMicros: BigInt(body.amount_micros),
+                period: body.period,
+                mode: body.mode,
+                thresholds: sorted(body.thresholds),
+              },
+            }),
+          "A budget with this name already exists.",
+          "name",
+        );
+        const after = presentBudget(row);
+        await auditChange(services, context, { action: "budget.created", targetType: "budget", targetId: row.id, after });
+        return { status: 201, body: after };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/budgets",
+      operationId: "list_budgets",
+      summary: "List budgets",
+      tag: "Budgets",
+      access: "budgets:read",
+      responses: [{ status: 200, description: "Budgets", schema: listObjectSchema(budgetSchema) }],
+      async handler({ principal }) {
+        const rows = await services.prisma.budget.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+        return { status: 200, body: fullList(rows.map(presentBudget)) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/budgets/{budget_id}",
+      operationId: "get_budget",
+      summary: "Get a budget",
+      tag: "Budgets",
+      access: "budgets:read",
+      params,
+      responses: [{ status: 200, description: "The budget", schema: budgetSchema }],
+      async handler({ principal, params: { budget_id } }) {
+        return { status: 200, body: presentBudget(await load(principal.organization.id, budget_id)) };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/api/budgets/{budget_id}",
+      operationId: "update_budget",
+      summary: "Update a budget",
+      tag: "Budgets",
+      access: "budgets:write",
+      params,
+      body: updateBody,
+      exampleBody: { amount_micros: 50_000_000 },
+      responses: [{ status: 200, description: "The budget", schema: budgetSchema }],
+      async handler(context) {
+        const { principal, params: { budget_id }, body } = context;
+        const existing = await load(principal.organization.id, budget_id);
+        const row = await withConflict(
+          () =>
+            services.prisma.budget.update({
+              where: { id: existing.id },
+              data: {
+                ...(body.name !== undefined ? { name: body.name } : {}),
+                ...(body.amount_micros !== undefined ? { amountMicros: BigInt(body.amount_micros) } : {}),
+                ...(body.period !== undefined ? { period: body.period } : {}),
+                ...(body.mode !== undefined ? { mode: body.mode } : {}),
+                ...(body.thresholds !== undefined ? { thresholds: sorted(body.thresholds) } : {}),
+              },
+            }),
+          "A budget with this name already exists.",
+          "name",
+        );
+        const after = presentBudget(row);
+        await auditChange(services, context, { action: "budget.updated", targetType: "budget", targetId: row.id, before: presentBudget(existing), after });
+        return { status: 200, body: after };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/budgets/{budget_id}",
+      operationId: "delete_budget",
+      summary: "Delete a budget",
+      tag: "Budgets",
+      access: "budgets:write",
+      params,
+      responses: [{ status: 200, description: "Deleted", schema: deletedObjectSchema("budget") }],
+      async handler(context) {
+        const { principal, params: { budget_id } } = context;
+        const existing = await load(principal.organization.id, budget_id);
+        await services.prisma.budget.delete({ where: { id: existing.id } });
+        await auditChange(services, context, { action: "budget.deleted", targetType: "budget", targetId: existing.id, before: presentBudget(existing) });
+        return { status: 200, body: { id: existing.id, object: "budget", deleted: true } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,338 @@
+import { GatewayError } from "@gateway/errors";
+import { z } from "zod";
+import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
+import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
+import { fullList, listObjectSchema } from "../routing/list-page.js";
+import type { DashboardServices } from "../services/dashboard-services.js";
+import { auditChange, found, stringArray, stringRecord, withConflict } from "./resource-helpers.js";
+
+const connectionKinds = ["openai", "anthropic", "systemone", "demo"] as const;
+const defaultBaseUrls: Record<(typeof connectionKinds)[number], string | null> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+  systemone: null,
+  demo: null,
+};
+
+const modelId = z.string().regex(/^[A-Za-z0-9._:-]+\/[A-Za-z0-9._:@-]+$/, "use '<vendor>/<model>'").max(200);
+const priceSchema = z.object({
+  input: z.number().min(0).describe("USD per million input tokens"),
+  output: z.number().min(0).describe("USD per million output tokens"),
+  cache_read: z.number().min(0).optional(),
+  cache_write: z.number().min(0).optional(),
+  max_output_tokens: z.number().int().positive().optional(),
+  context_window: z.number().int().positive().optional(),
+});
+const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "a header name");
+const connectionName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1-64 letters, digits, '.', '_' or '-' (the <provider> segment of model ids)");
+
+/** A provider connection as the API shows it (never the credential). */
+export const connectionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(connectionKinds),
+  base_url: z.string().nullable(),
+  has_credential: z.boolean(),
+  headers: z.record(z.string(), z.string()),
+  models: z.array(z.string()),
+  upstream_model_names: z.record(z.string(), z.string()),
+  prices: z.record(z.string(), priceSchema),
+  enabled: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  object: z.literal("connection"),
+});
+
+const testResultSchema = z.object({
+  connection_id: z.string(),
+  ok: z.boolean().describe("The provider answered 2xx to an authenticated model listing"),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().int(),
+  message: z.string(),
+  object: z.literal("connection.test"),
+});
+
+interface ConnectionRow {
+  id: string;
+  name: string;
+  kind: string;
+  baseUrl: string | null;
+  credentialCiphertext: string | null;
+  headers: unknown;
+  models: unknown;
+  upstreamModelNames: unknown;
+  prices: unknown;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type StoredPrice = { input: number; output: number; cacheRead?: number; cacheWrite?: number; maxOutputTokens?: number; contextWindow?: number };
+
+function presentPrices(value: unknown): Record<string, z.infer<typeof priceSchema>> {
+  const result: Record<string, z.infer<typeof priceSchema>> = {};
+  if (typeof value !== "object" || value === null) return result;
+  for (const [model, price] of Object.entries(value as Record<string, StoredPrice>)) {
+    result[model] = {
+      input: price.input,
+      output: price.output,
+      ...(price.cacheRead !== undefined ? { cache_read: price.cacheRead } : {}),
+      ...(price.cacheWrite !== undefined ? { cache_write: price.cacheWrite } : {}),
+      ...(price.maxOutputTokens !== undefined ? { max_output_tokens: price.maxOutputTokens } : {}),
+      ...(price.contextWindow !== undefined ? { context_window: price.contextWindow } : {}),
+    };
+  }
+  return result;
+}
+
+function storePrices(prices: Record<string, z.infer<typeof priceSchema>>): Record<string, StoredPrice> {
+  return Object.fromEntries(
+    Object.entries(prices).map(([model, price]) => [
+      model,
+      {
+        input: price.input,
+        output: price.output,
+        ...(price.cache_read !== undefined ? { cacheRead: price.cache_read } : {}),
+        ...(price.cache_write !== undefined ? { cacheWrite: price.cache_write } : {}),
+        ...(price.max_output_tokens !== undefined ? { maxOutputTokens: price.max_output_tokens } : {}),
+        ...(price.context_window !== undefined ? { contextWindow: price.context_window } : {}),
+      },
+    ]),
+  );
+}
+
+/** Renders a connection row. */
+export function presentConnection(row: ConnectionRow): z.infer<typeof connectionSchema> {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: (connectionKinds as readonly string[]).includes(row.kind) ? (row.kind as (typeof connectionKinds)[number]) : "openai",
+    base_url: row.baseUrl,
+    has_credential: row.credentialCiphertext !== null,
+    headers: stringRecord(row.headers),
+    models: stringArray(row.models),
+    upstream_model_names: stringRecord(row.upstreamModelNames),
+    prices: presentPrices(row.prices),
+    enabled: row.enabled,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    object: "connection",
+  };
+}
+
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+const createBody = z.object({
+  name: connectionName,
+  kind: z.enum(connectionKinds),
+  base_url: httpUrl.nullable().optional().describe("Default: the provider's public API (openai, anthropic); required for systemone"),
+  credential: z.string().min(1).max(10_000).nullable().optional().describe("The provider API key; write-only, stored encrypted"),
+  headers: z.record(headerName, z.string().max(2000)).default({}).describe("Extra headers sent upstream (not encrypted: put secrets in `credential`)"),
+  models: z.array(modelId).max(1000).default([]),
+  upstream_model_names: z.record(modelId, z.string().min(1).max(200)).default({}),
+  prices: z.record(modelId, priceSchema).default({}),
+  enabled: z.boolean().default(true),
+});
+const updateBody = z
+  .object({
+    name: connectionName,
+    base_url: httpUrl.nullable(),
+    credential: z.string().min(1).max(10_000).nullable(),
+    headers: z.record(headerName, z.string().max(2000)),
+    models: z.array(modelId).max(1000),
+    upstream_model_names: z.record(modelId, z.string().min(1).max(200)),
+    prices: z.record(modelId, priceSchema),
+    enabled: z.boolean(),
+  })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
+const params = idParams("connection_id");
+
+/** Connection routes under `/api/connections`, with the connectivity test. */
+export function createConnectionRoutes(services: DashboardServices): DashboardRoute[] {
+  const load = (organizationId: string, id: string) =>
+    services.prisma.connection.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Connection"));
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/connections",
+      operationId: "create_connection",
+      summary: "Create a provider connection",
+      tag: "Connections",
+      access: "connections:write",
+      body: createBody,
+      exampleBody: { name: "openai", kind: "openai", credential: "sk-example", models: ["openai/gpt-4o-mini"], upstream_model_names: { "openai/gpt-4o-mini": "gpt-4o-mini" } },
+      responses: [{ status: 201, description: "The connection", schema: connectionSchema }],
+      async handler(context) {
+        const { principal, body } = context;
+        if (body.kind === "systemone" && !body.base_url) {
+          throw new GatewayError("invalid_request", { message: "A systemone connection needs base_url.", param: "base_url" });
+        }
+        const row = await withConflict(
+          () =>
+            services.prisma.connection.create({
+              data: {
+                organizationId: principal.organization.id,
+                name: body.name,
+                kind: body.kind,
+                baseUrl: body.base_url ?? null,
+                credentialCiphertext: body.credential ? services.secrets.encrypt(body.credential) : null,
+                headers: body.headers,
+                models: body.models,
+                upstreamModelNames: body.upstream_model_names,
+                prices: storePrices(body.prices),
+                enabled: body.enabled,
+              },
+            }),
+          "A connection with this name already exists.",
+          "name",
+        );
+        const after = presentConnection(row);
+        await auditChange(services, context, { action: "connection.created", targetType: "connection", targetId: row.id, after });
+        return { status: 201, body: after };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/connections",
+      operationId: "list_connections",
+      summary: "List provider connections",
+      tag: "Connections",
+      access: "connections:read",
+      responses: [{ status: 200, description: "Connections", schema: listObjectSchema(connectionSchema) }],
+      async handler({ principal }) {
+        const rows = await services.prisma.connection.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+        return { status: 200, body: fullList(rows.map(presentConnection)) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/connections/{connection_id}",
+      operationId: "get_connection",
+      summary: "Get a provider connection",
+      tag: "Connections",
+      access: "connections:read",
+      params,
+      responses: [{ status: 200, description: "The connection", schema: connectionSchema }],
+      async handler({ principal, params: { connection_id } }) {
+        return { status: 200, body: presentConnection(await load(principal.organization.id, connection_id)) };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/api/connections/{connection_id}",
+      operationId: "update_connection",
+      summary: "Update a provider connection",
+      description: "`credential: null` removes the stored credential; omitting it keeps it.",
+      tag: "Connections",
+      access: "connections:write",
+      params,
+      body: updateBody,
+      exampleBody: { enabled: false },
+      responses: [{ status: 200, description: "The connection", schema: connectionSchema }],
+      async handler(context) {
+        const { principal, params: { connection_id }, body } = context;
+        const existing = await load(principal.organization.id, connection_id);
+        const row = await withConflict(
+          () =>
+            services.prisma.connection.update({
+              where: { id: existing.id },
+              data: {
+                ...(body.name !== undefined ? { name: body.name } : {}),
+                ...(body.base_url !== undefined ? { baseUrl: body.base_url } : {}),
+                ...(body.credential !== undefined ? { credentialCiphertext: body.credential === null ? null : services.secrets.encrypt(body.credential) } : {}),
+                ...(body.headers !== undefined ? { headers: body.headers } : {}),
+                ...(body.models !== undefined ? { models: body.models } : {}),
+                ...(body.upstream_model_names !== undefined ? { upstreamModelNames: body.upstream_model_names } : {}),
+                ...(body.prices !== undefined ? { prices: storePrices(body.prices) } : {}),
+                ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+              },
+            }),
+          "A connection with this name already exists.",
+          "name",
+        );
+        const after = presentConnection(row);
+        await auditChange(services, context, { action: "connection.updated", targetType: "connection", targetId: row.id, before: presentConnection(existing), after });
+        return { status: 200, body: after };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/connections/{connection_id}",
+      operationId: "delete_connection",
+      summary: "Delete a provider connection",
+      tag: "Connections",
+      access: "connections:write",
+      params,
+      responses: [{ status: 200, description: "Deleted", schema: deletedObjectSchema("connection") }],
+      async handler(context) {
+        const { principal, params: { connection_id } } = context;
+        const existing = await load(principal.organization.id, connection_id);
+        await services.prisma.connection.delete({ where: { id: existing.id } });
+        await auditChange(services, context, { action: "connection.deleted", targetType: "connection", targetId: existing.id, before: presentConnection(existing) });
+        return { status: 200, body: { id: existing.id, object: "connection", deleted: true } };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/connections/{connection_id}/test",
+      operationId: "test_connection",
+      summary: "Test a provider connection",
+      description:
+        "Lists the provider's models with the stored credential (OpenAI-compatible and System One: `GET {base_url}/models` " +
+        "with a bearer token; Anthropic: `GET {base_url}/v1/models` with `x-api-key`). `ok` is false (not an HTTP error) when " +
+        "the provider refuses, fails or does not answer in time. The demo provider always passes.",
+      tag: "Connections",
+      access: "connections:write",
+      params,
+      responses: [{ status: 200, description: "The test result", schema: testResultSchema }],
+      async handler(context) {
+        const { principal, params: { connection_id } } = context;
+        const existing = await load(principal.organization.id, connection_id);
+        const result = await testConnectivity(services, existing);
+        await auditChange(services, context, { action: "connection.tested", targetType: "connection", targetId: existing.id, after: result });
+        return { status: 200, body: result };
+      },
+    }),
+  ];
+}
+
+async function testConnectivity(services: DashboardServices, row: ConnectionRow): Promise<z.infer<typeof testResultSchema>> {
+  const started = Date.now();
+  const kind = row.kind as (typeof connectionKinds)[number];
+  const result = (ok: boolean, statusCode: number | null, message: string) => ({
+    connection_id: row.id,
+    ok,
+    status_code: statusCode,
+    latency_ms: Date.now() - started,
+    message,
+    object: "connection.test" as const,
+  });
+  if (kind === "demo") return result(true, null, "The built-in demo provider needs no network.");
+  const base = (row.baseUrl ?? defaultBaseUrls[kind] ?? "").replace(/\/+$/, "");
+  if (base === "") return result(false, null, "The connection has no base_url.");
+  const credential = row.credentialCiphertext ? services.secrets.decrypt(row.credentialCiphertext) : null;
+  const headers: Record<string, string> = { accept: "application/json", ...stringRecord(row.headers) };
+  let url: string;
+  if (kind === "anthropic") {
+    url = `${base}/v1/models`;
+    headers["anthropic-version"] = "2023-06-01";
+    if (credential) headers["x-api-key"] = credential;
+  } else {
+    url = `${base}/models`;
+    if (credential) headers.authorization = `Bearer ${credential}`;
+  }
+  const signal = AbortSignal.timeout(services.settings.deliveryTimeoutMs);
+  try {
+    const response = await fetch(url, { method: "GET", headers, signal, redirect: "manual" });
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.ok) return result(true, response.status, "Connected: the provider listed its models.");
+    if (response.status === 401 || response.status === 403) return result(false, response.status, `The provider refused the credential (${response.status}).`);
+    return result(false, response.status, `The provider answered ${response.status}.`);
+  } catch (error) {
+    if (signal.aborted) return result(false, null, `No answer within ${services.settings.deliveryTimeoutMs} ms.`);
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    return result(false, null, typeof code === "string" ? `Connection failed (${code}).` : "Connection failed.");
+  }
+}

@@ -1,0 +1,213 @@
+import { GatewayError } from "@gateway/errors";
+import { z } from "zod";
+import { roleLabels, roles, type Role } from "../auth/role-permissions.js";
+import { deletedObjectSchema, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
+import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
+import { fullList, listObjectSchema } from "../routing/list-page.js";
+import type { DashboardServices } from "../services/dashboard-services.js";
+import { auditChange, found } from "./resource-helpers.js";
+
+/** A member of the organization (`organization.user`). */
+export const memberSchema = z.object({
+  id: z.string(),
+  organization_id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(roles),
+  role_label: z.string(),
+  project_ids: z.array(z.string()).describe("Projects the member is assigned to"),
+  joined_at: timestamp,
+  last_login_at: timestamp.nullable(),
+  object: z.literal("organization.user"),
+});
+
+/** The organization. */
+export const organizationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  authentication_required: z.enum(["password", "sso"]),
+  created_at: timestamp,
+  updated_at: timestamp,
+  object: z.literal("organization"),
+});
+
+const params = idParams("user_id");
+const updateBody = z
+  .object({
+    role: z.enum(roles),
+    project_ids: z.array(resourceId).max(1000).describe("Replaces the member's project assignments"),
+  })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
+const organizationBody = z
+  .object({ name: z.string().trim().min(1).max(200), authentication_required: z.enum(["password", "sso"]) })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
+
+/** Member and organization routes: `/api/members`, `/api/organization`. */
+export function createMemberRoutes(services: DashboardServices): DashboardRoute[] {
+  async function present(organizationId: string, membership: { userId: string; role: string; createdAt: Date; user: { email: string; name: string; lastLoginAt: Date | null } }) {
+    const assigned = await services.prisma.projectMember.findMany({ where: { userId: membership.userId, project: { organizationId } }, select: { projectId: true }, orderBy: { createdAt: "asc" } });
+    const role = membership.role as Role;
+    return {
+      id: membership.userId,
+      organization_id: organizationId,
+      email: membership.user.email,
+      name: membership.user.name,
+      role,
+      role_label: roleLabels[role] ?? role,
+      project_ids: assigned.map((row) => row.projectId),
+      joined_at: iso(membership.createdAt),
+      last_login_at: iso(membership.user.lastLoginAt),
+      object: "organization.user" as const,
+    };
+  }
+  const load = (organizationId: string, userId: string) =>
+    services.prisma.membership
+      .findUnique({ where: { organizationId_userId: { organizationId, userId } }, include: { user: true } })
+      .then((row) => found(row, "User"));
+  const ownerCount = (organizationId: string) => services.prisma.membership.count({ where: { organizationId, role: "owner" } });
+  const presentOrganization = (row: { id: string; name: string; slug: string; authenticationRequired: string; createdAt: Date; updatedAt: Date }) => ({
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    authentication_required: (row.authenticationRequired === "sso" ? "sso" : "password") as "password" | "sso",
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    object: "organization" as const,
+  });
+
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/organization",
+      operationId: "get_organization",
+      summary: "The current organization",
+      tag: "Organization",
+      access: "organization:read",
+      responses: [{ status: 200, description: "The organization", schema: organizationSchema }],
+      async handler({ principal }) {
+        const row = await services.prisma.organization.findUniqueOrThrow({ where: { id: principal.organization.id } });
+        return { status: 200, body: presentOrganization(row) };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/api/organization",
+      operationId: "update_organization",
+      summary: "Update the current organization",
+      description: "`authentication_required: sso` disables password login for the organization.",
+      tag: "Organization",
+      access: "organization:write",
+      body: organizationBody,
+      exampleBody: { name: "Example Inc." },
+      responses: [{ status: 200, description: "The organization", schema: organizationSchema }],
+      async handler(context) {
+        const { principal, body } = context;
+        const before = presentOrganization(await services.prisma.organization.findUniqueOrThrow({ where: { id: principal.organization.id } }));
+        const row = await services.prisma.organization.update({
+          where: { id: principal.organization.id },
+          data: {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.authentication_required !== undefined ? { authenticationRequired: body.authentication_required } : {}),
+          },
+        });
+        const after = presentOrganization(row);
+        await auditChange(services, context, { action: "organization.updated", targetType: "organization", targetId: row.id, before, after });
+        return { status: 200, body: after };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/members",
+      operationId: "list_members",
+      summary: "List the organization's members",
+      tag: "Members",
+      access: "members:read",
+      responses: [{ status: 200, description: "Members", schema: listObjectSchema(memberSchema) }],
+      async handler({ principal }) {
+        const rows = await services.prisma.membership.findMany({ where: { organizationId: principal.organization.id }, include: { user: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+        return { status: 200, body: fullList(await Promise.all(rows.map((row) => present(principal.organization.id, row)))) };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/members/{user_id}",
+      operationId: "get_member",
+      summary: "Get a member",
+      tag: "Members",
+      access: "members:read",
+      params,
+      responses: [{ status: 200, description: "The member", schema: memberSchema }],
+      async handler({ principal, params: { user_id } }) {
+        return { status: 200, body: await present(principal.organization.id, await load(principal.organization.id, user_id)) };
+      },
+    }),
+    defineRoute({
+      method: "patch",
+      path: "/api/members/{user_id}",
+      operationId: "update_member",
+      summary: "Change a member's role or project assignments",
+      description: "Only owners grant or take away the owner role; the last owner cannot be demoted.",
+      tag: "Members",
+      access: "members:write",
+      params,
+      body: updateBody,
+      exampleBody: { role: "viewer" },
+      responses: [{ status: 200, description: "The member", schema: memberSchema }],
+      async handler(context) {
+        const { principal, params: { user_id }, body } = context;
+        const organizationId = principal.organization.id;
+        const existing = await load(organizationId, user_id);
+        const before = await present(organizationId, existing);
+        if (body.role !== undefined && body.role !== existing.role) {
+          if ((body.role === "owner" || existing.role === "owner") && principal.role !== "owner") {
+            throw new GatewayError("permission_denied", { message: "Only owners may grant or take away the owner role.", param: "role" });
+          }
+          if (existing.role === "owner" && (await ownerCount(organizationId)) <= 1) {
+            throw new GatewayError("conflict", { message: "The organization's last owner cannot be demoted.", param: "role" });
+          }
+          await services.prisma.membership.update({ where: { id: existing.id }, data: { role: body.role } });
+        }
+        if (body.project_ids !== undefined) {
+          const unique = [...new Set(body.project_ids)];
+          const known = await services.prisma.project.count({ where: { organizationId, id: { in: unique } } });
+          if (known !== unique.length) throw new GatewayError("invalid_request", { message: "project_ids names a project of another organization or none.", param: "project_ids" });
+          await services.prisma.projectMember.deleteMany({ where: { userId: user_id, project: { organizationId } } });
+          for (const projectId of unique) await services.prisma.projectMember.create({ data: { projectId, userId: user_id } });
+        }
+        const after = await present(organizationId, await load(organizationId, user_id));
+        await auditChange(services, context, { action: "member.updated", targetType: "user", targetId: user_id, before, after });
+        return { status: 200, body: after };
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/members/{user_id}",
+      operationId: "remove_member",
+      summary: "Remove a member from the organization",
+      description: "Ends the member's sessions in this organization and removes their team and project assignments here. The account itself remains.",
+      tag: "Members",
+      access: "members:write",
+      params,
+      responses: [{ status: 200, description: "Removed", schema: deletedObjectSchema("organization.user") }],
+      async handler(context) {
+        const { principal, params: { user_id } } = context;
+        const organizationId = principal.organization.id;
+        const existing = await load(organizationId, user_id);
+        if (existing.role === "owner") {
+          if (principal.role !== "owner") throw new GatewayError("permission_denied", { message: "Only owners may remove an owner." });
+          if ((await ownerCount(organizationId)) <= 1) throw new GatewayError("conflict", { message: "The organization's last owner cannot be removed." });
+        }
+        const before = await present(organizationId, existing);
+        await services.prisma.teamMember.deleteMany({ where: { userId: user_id, team: { organizationId } } });
+        await services.prisma.projectMember.deleteMany({ where: { userId: user_id, project: { organizationId } } });
+        await services.prisma.loginSession.updateMany({ where: { userId: user_id, organizationId, revokedAt: null }, data: { revokedAt: services.now() } });
+        await services.prisma.membership.delete({ where: { id: existing.id } });
+        await auditChange(services, context, { action: "member.removed", targetType: "user", targetId: user_id, before });
+        return { status: 200, body: { id: user_id, object: "organization.user", deleted: true } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,42 @@
+import type { Request } from "express";
+import type { DashboardServices } from "./dashboard-services.js";
+import { clientAddressOf } from "../http/client-address.js";
+
+/** One audited change. `before`/`after` are the API representations (never secrets). */
+export interface AuditInput {
+  organizationId: string | null;
+  actorId: string | null;
+  actorKind?: "user" | "system";
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * Appends an audit event (the evidence trail of every change made through the dashboard).
+ * Written right after the change it describes; audit rows have no foreign keys, so they
+ * outlive deleted resources.
+ */
+export async function recordAuditEvent(
+  services: Pick<DashboardServices, "prisma" | "now">,
+  context: { request: Request; requestId: string },
+  input: AuditInput,
+): Promise<void> {
+  await services.prisma.auditEvent.create({
+    data: {
+      organizationId: input.organizationId,
+      actorKind: input.actorKind ?? "user",
+      actorId: input.actorId,
+      action: input.action,
+      targetType: input.targetType,
+      targetId: input.targetId,
+      ...(input.before === undefined || input.before === null ? {} : { before: input.before as object }),
+      ...(input.after === undefined || input.after === null ? {} : { after: input.after as object }),
+      ipAddress: clientAddressOf(context.request),
+      requestId: context.requestId,
+      occurredAt: services.now(),
+    },
+  });
+}

@@ -1,0 +1,83 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createDatabase, loadSecretBoxFromEnvironment, type DatabaseClient } from "@gateway/db";
+import { createDashboardApp, type DashboardApp, type DashboardThrottleSettings } from "./create-dashboard-app.js";
+import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
+import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
+import type { PlaygroundRunner } from "./playground/playground-runner.js";
+import type { SecretCipher } from "./services/dashboard-services.js";
+
+/** Options of {@link startDashboard}. Everything is optional: the defaults come from the environment. */
+export interface StartDashboardOptions {
+  /**
+   * A database handle to share (the gateway's, when both run in one process). Without it the
+   * dashboard opens `DATABASE_URL` (default SQLite under `./data`) and migrates it, and closes it on `close()`.
+   */
+  database?: DatabaseClient;
+  /** The secret box to share; default from `GATEWAY_SECRET_KEY` (or `./data/secret.key`). */
+  secretBox?: SecretCipher;
+  /** The gateway pipeline's chat entry for the playground (the gateway provides it when in the same process). */
+  playground?: PlaygroundRunner | null;
+  settings?: Partial<DashboardSettings>;
+  environment?: NodeJS.ProcessEnv;
+  logger?: DashboardLogger;
+  throttle?: DashboardThrottleSettings;
+  /** Directory of the embedded default (SQLite file and secret key). Default `./data`. */
+  dataDirectory?: string;
+}
+
+/** A running dashboard API. */
+export interface RunningDashboard extends DashboardApp {
+  server: Server;
+  /** `http://host:port` it listens on. */
+  url: string;
+  port: number;
+  /** Stops listening (and closes the database when it opened it). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the dashboard API: `DASHBOARD_HOST` (127.0.0.1) and `DASHBOARD_PORT` (8081). Shares the
+ * gateway's database handle when given one, so `pnpm start` can run both in one process.
+ */
+export async function startDashboard(options: StartDashboardOptions = {}): Promise<RunningDashboard> {
+  const environment = options.environment ?? process.env;
+  const logger = options.logger ?? createConsoleLogger();
+  const settings = { ...readDashboardSettings(environment), ...options.settings };
+  let ownedDatabase: { close(): Promise<void> } | null = null;
+  let database = options.database;
+  if (database === undefined) {
+    const opened = createDatabase({ url: environment.DATABASE_URL, dataDirectory: options.dataDirectory });
+    await opened.migrate();
+    database = opened;
+    ownedDatabase = opened;
+  }
+  const secretBox =
+    options.secretBox ??
+    loadSecretBoxFromEnvironment({
+      env: environment,
+      dataDirectory: options.dataDirectory,
+      logger: { info: (message: string) => logger.info(message), warn: (message: string) => logger.warn(message) },
+    });
+  const dashboard = createDashboardApp({ database, secretBox, settings, logger, playground: options.playground ?? null, throttle: options.throttle });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = dashboard.app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`;
+  logger.info("dashboard API listening", { url, database: "displayUrl" in database ? String(database.displayUrl) : database.provider, email: dashboard.services.mailer.kind });
+  return {
+    ...dashboard,
+    server,
+    url,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      dashboard.services.mailer.close();
+      await ownedDatabase?.close();
+    },
+  };
+}
