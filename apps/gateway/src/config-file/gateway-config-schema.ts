@@ -1,0 +1,159 @@
+import { isApiKeyFormat } from "@gateway/db";
+import { z } from "zod";
+
+const name = z.string().trim().min(1).max(200);
+const slug = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be 1 to 63 lower-case letters, digits or hyphens, starting with a letter or digit");
+/** A secret given inline or as `env:NAME` (resolved from the environment at start). */
+const secretReference = z.string().min(1);
+const gatewayKey = z
+  .string()
+  .refine(
+    (value) => isApiKeyFormat(value) || /^env:[A-Za-z_][A-Za-z0-9_]*$/.test(value),
+    "must be a gateway key ('gak_' followed by at least 43 letters or digits) or an 'env:NAME' reference",
+  );
+const globPattern = z.string().min(1).max(500);
+
+const modelPrice = z.strictObject({
+  input: z.number().min(0),
+  output: z.number().min(0),
+  cacheRead: z.number().min(0).optional(),
+  cacheWrite: z.number().min(0).optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+  contextWindow: z.number().int().positive().optional(),
+});
+
+const user = z.strictObject({
+  email: z.string().email(),
+  name: name.optional(),
+  role: z.enum(["owner", "admin", "member", "viewer"]).default("member"),
+  /** Inline or `env:NAME`; stored hashed. Without it the account cannot sign in with a password. */
+  password: secretReference.optional(),
+});
+
+const apiKey = z.strictObject({
+  name,
+  /** A `gak_` secret or `env:NAME`; stored hashed. Missing: generated on first apply and printed once. */
+  secret: gatewayKey.optional(),
+  team: name.optional(),
+  expiresAt: z.coerce.date().optional(),
+});
+
+const project = z.strictObject({
+  name,
+  captureContent: z.boolean().default(false),
+  apiKeys: z.array(apiKey).default([]),
+});
+
+const connection = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-' (no '/')"),
+  kind: z.enum(["openai", "anthropic", "systemone", "demo"]),
+  baseUrl: z.string().url().optional(),
+  /** `env:NAME` (recommended) or inline; stored encrypted. */
+  credential: secretReference.optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  models: z.array(z.string().regex(/^[^/\s]+\/\S+$/, "must be '<vendor>/<model>'")).default([]),
+  upstreamModelNames: z.record(z.string(), z.string()).default({}),
+  enabled: z.boolean().default(true),
+  prices: z.record(z.string(), modelPrice).default({}),
+});
+
+const route = z.strictObject({
+  alias: z.string().regex(/^[^/\s]+(\/[^/\s]+)?$/, "must not contain two '/' (that is a provider-qualified model)"),
+  strategy: z.enum(["priority", "weighted", "least-latency"]).default("priority"),
+  targets: z
+    .array(
+      z.strictObject({
+        model: z.string().regex(/^[^/\s]+\/[^/\s]+\/\S+$/, "must be a provider-qualified model '<provider>/<vendor>/<model>'"),
+        weight: z.number().min(0).default(1),
+      }),
+    )
+    .min(1),
+  affinity: z.strictObject({ enabled: z.boolean().default(false), ttlSeconds: z.number().int().positive().default(3600) }).default({
+    enabled: false,
+    ttlSeconds: 3600,
+  }),
+  retry: z.strictObject({ maxAttempts: z.number().int().min(1).max(10).default(1) }).default({ maxAttempts: 1 }),
+});
+
+/** Where a policy, budget or rate limit is attached: the organization, a project or a key (by name). */
+const scoped = {
+  scope: z.enum(["organization", "project", "key", "team"]),
+  project: name.optional(),
+  key: name.optional(),
+  team: name.optional(),
+};
+
+/** A scope needs the names that identify it: `project` for project, `project` + `key` for key, `team` for team. */
+function requireScopeNames(value: { scope: string; project?: string; key?: string; team?: string }, context: z.RefinementCtx) {
+  const need = (field: "project" | "key" | "team") => {
+    if (value[field] === undefined) {
+      context.addIssue({ code: "custom", path: [field], message: `is required when scope is '${value.scope}'` });
+    }
+  };
+  if (value.scope === "project" || value.scope === "key") need("project");
+  if (value.scope === "key") need("key");
+  if (value.scope === "team") need("team");
+}
+
+const policy = z
+  .strictObject({
+    ...scoped,
+    scope: z.enum(["organization", "project", "key"]),
+    allow: z.array(globPattern).default([]),
+    deny: z.array(globPattern).default([]),
+    guardrails: z.unknown().optional(),
+  })
+  .superRefine(requireScopeNames);
+
+const budget = z
+  .strictObject({
+    ...scoped,
+    name,
+    amountUsd: z.number().positive(),
+    period: z.enum(["day", "week", "month", "total"]),
+    mode: z.enum(["hard", "soft"]),
+    thresholds: z.array(z.number().positive().max(10)).default([]),
+  })
+  .superRefine(requireScopeNames);
+
+const rateLimit = z
+  .strictObject({
+    ...scoped,
+    scope: z.enum(["project", "key"]),
+    windowSeconds: z.number().int().positive().default(60),
+    requestsPerWindow: z.number().int().positive().nullable().default(null),
+    tokensPerWindow: z.number().int().positive().nullable().default(null),
+    concurrency: z.number().int().positive().nullable().default(null),
+  })
+  .superRefine(requireScopeNames);
+
+const organization = z.strictObject({
+  slug,
+  name,
+  users: z.array(user).default([]),
+  teams: z.array(z.strictObject({ name })).default([]),
+  projects: z.array(project).default([]),
+  connections: z.array(connection).default([]),
+  routes: z.array(route).default([]),
+  policies: z.array(policy).default([]),
+  budgets: z.array(budget).default([]),
+  rateLimits: z.array(rateLimit).default([]),
+});
+
+/**
+ * The declarative configuration file (`GATEWAY_CONFIG`, YAML or JSON). Every entity is keyed
+ * by its natural key (organization slug; user email; project, connection, budget and key
+ * names; route alias; scope for policies and rate limits), so applying the file twice changes
+ * nothing the second time. Unknown fields are errors (typos must not pass silently).
+ */
+export const gatewayConfigSchema = z.strictObject({
+  version: z.literal(1).default(1),
+  organizations: z.array(organization).default([]),
+});
+
+/** A parsed configuration file. */
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+/** One organization of the configuration file. */
+export type GatewayConfigOrganization = GatewayConfig["organizations"][number];

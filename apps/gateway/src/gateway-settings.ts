@@ -1,0 +1,87 @@
+import { z } from "zod";
+
+const integer = (minimum: number) => z.coerce.number().int().min(minimum);
+
+/** The environment variables of the gateway, with their documented defaults. */
+const settingsSchema = z.object({
+  GATEWAY_PORT: integer(0).max(65_535).default(8080),
+  GATEWAY_HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z.string().min(1).optional(),
+  GATEWAY_DATA_DIR: z.string().min(1).default("./data"),
+  GATEWAY_CONFIG: z.string().min(1).optional(),
+  REDIS_URL: z.string().min(1).optional(),
+  GATEWAY_BODY_LIMIT_BYTES: integer(1).default(10 * 1024 * 1024),
+  GATEWAY_REQUEST_TIMEOUT_MS: integer(1).default(600_000),
+  GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
+  GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS: integer(1).default(10_000),
+  GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
+  GATEWAY_USAGE_BATCH_SIZE: integer(1).default(500),
+  GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
+  GATEWAY_SHUTDOWN_TIMEOUT_MS: integer(0).default(10_000),
+  GATEWAY_ADMIN_EMAIL: z.string().email().optional(),
+  GATEWAY_ADMIN_PASSWORD: z.string().min(8).optional(),
+  GATEWAY_API_KEY: z
+    .string()
+    .regex(/^gak_[A-Za-z0-9_-]{16,256}$/, "must be a gateway key: 'gak_' followed by 16 to 256 letters, digits, '_' or '-'")
+    .optional(),
+});
+
+/** The gateway's settings, read from the environment. */
+export interface GatewaySettings {
+  port: number;
+  host: string;
+  /** Unset: embedded SQLite under `dataDirectory`. */
+  databaseUrl: string | undefined;
+  dataDirectory: string;
+  /** Path of the declarative configuration file (YAML or JSON). */
+  configPath: string | undefined;
+  redisUrl: string | undefined;
+  bodyLimitBytes: number;
+  requestTimeoutMs: number;
+  upstreamTimeoutMs: number;
+  upstreamConnectTimeoutMs: number;
+  snapshotPollMs: number;
+  usageBatchSize: number;
+  usageFlushMs: number;
+  shutdownTimeoutMs: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  apiKey: string | undefined;
+}
+
+/**
+ * Reads and validates the gateway's environment variables (empty values count as unset).
+ * Throws an Error naming every invalid variable.
+ */
+export function readGatewaySettings(environment: Record<string, string | undefined> = process.env): GatewaySettings {
+  const present = Object.fromEntries(
+    Object.keys(settingsSchema.shape)
+      .map((name) => [name, environment[name]])
+      .filter((entry) => entry[1] !== undefined && entry[1] !== ""),
+  );
+  const parsed = settingsSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.GATEWAY_PORT,
+    host: values.GATEWAY_HOST,
+    databaseUrl: values.DATABASE_URL,
+    dataDirectory: values.GATEWAY_DATA_DIR,
+    configPath: values.GATEWAY_CONFIG,
+    redisUrl: values.REDIS_URL,
+    bodyLimitBytes: values.GATEWAY_BODY_LIMIT_BYTES,
+    requestTimeoutMs: values.GATEWAY_REQUEST_TIMEOUT_MS,
+    upstreamTimeoutMs: values.GATEWAY_UPSTREAM_TIMEOUT_MS,
+    upstreamConnectTimeoutMs: values.GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS,
+    snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
+    usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,
+    usageFlushMs: values.GATEWAY_USAGE_FLUSH_MS,
+    shutdownTimeoutMs: values.GATEWAY_SHUTDOWN_TIMEOUT_MS,
+    adminEmail: values.GATEWAY_ADMIN_EMAIL,
+    adminPassword: values.GATEWAY_ADMIN_PASSWORD,
+    apiKey: values.GATEWAY_API_KEY,
+  };
+}

@@ -1,0 +1,16 @@
+export { createGatewayApp } from "./create-gateway-app.js";
+export type { GatewayAppDependencies } from "./create-gateway-app.js";
+export { createGatewayRuntime } from "./create-gateway-runtime.js";
+export type { GatewayLogger, GatewayRuntime, GatewayRuntimeOptions } from "./create-gateway-runtime.js";
+export { startGateway } from "./start-gateway.js";
+export type { RunningGateway, StartGatewayOptions } from "./start-gateway.js";
+export { readGatewaySettings } from "./gateway-settings.js";
+export type { GatewaySettings } from "./gateway-settings.js";
+export { readJsonBody } from "./read-json-body.js";
+export { gatewayConfigSchema } from "./config-file/gateway-config-schema.js";
+export type { GatewayConfig, GatewayConfigOrganization } from "./config-file/gateway-config-schema.js";
+export { loadGatewayConfig, parseGatewayConfig, GatewayConfigError } from "./config-file/load-gateway-config.js";
+export { applyGatewayConfig, resolveSecret } from "./config-file/apply-gateway-config.js";
+export type { ApplyGatewayConfigOptions, ApplyGatewayConfigResult, GeneratedConfigKey } from "./config-file/apply-gateway-config.js";
+export { bootstrapFirstStart, demoConnectionModels } from "./bootstrap-first-start.js";
+export type { BootstrapFirstStartOptions, FirstStartResult } from "./bootstrap-first-start.js";

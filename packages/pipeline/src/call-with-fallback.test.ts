@@ -1,0 +1,71 @@
+import { GatewayError } from "@gateway/errors";
+import { describe, expect, it } from "vitest";
+import { callWithFallback } from "./call-with-fallback.js";
+
+const retryable = () => new GatewayError("upstream_error", { details: { retryable: true } });
+const final = () => new GatewayError("invalid_request", { details: { retryable: false } });
+const farDeadline = () => Date.now() + 60_000;
+
+describe("callWithFallback", () => {
+  it("retries a retryable error on the same target, then falls back to the next", async () => {
+    const calls: string[] = [];
+    const outcome = await callWithFallback({
+      targets: ["a", "b"],
+      maxAttemptsPerTarget: 2,
+      deadline: farDeadline(),
+      backoffMs: 1,
+      call: async (target, attempt) => {
+        calls.push(`${target}${attempt}`);
+        if (target === "a") throw retryable();
+        return "ok";
+      },
+    });
+    expect(calls).toEqual(["a1", "a2", "b1"]);
+    expect(outcome).toEqual({ result: "ok", target: "b", attempts: 3 });
+  });
+
+  it("stops at once on a non-retryable error", async () => {
+    const calls: string[] = [];
+    await expect(
+      callWithFallback({
+        targets: ["a", "b"],
+        maxAttemptsPerTarget: 3,
+        deadline: farDeadline(),
+        call: async (target) => {
+          calls.push(target);
+          throw final();
+        },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_request" });
+    expect(calls).toEqual(["a"]);
+  });
+
+  it("throws the last error when every target failed, with its Retry-After", async () => {
+    await expect(
+      callWithFallback({
+        targets: ["a"],
+        maxAttemptsPerTarget: 1,
+        deadline: farDeadline(),
+        call: async () => {
+          throw new GatewayError("upstream_rate_limited", { retryAfter: "120", details: { retryable: true } });
+        },
+      }),
+    ).rejects.toMatchObject({ code: "upstream_rate_limited", retryAfter: "120" });
+  });
+
+  it("does not wait for a Retry-After that ends after the deadline; moves to the next target", async () => {
+    const calls: string[] = [];
+    const outcome = await callWithFallback({
+      targets: ["a", "b"],
+      maxAttemptsPerTarget: 2,
+      deadline: farDeadline(),
+      call: async (target) => {
+        calls.push(target);
+        if (target === "a") throw new GatewayError("upstream_rate_limited", { retryAfter: 3600, details: { retryable: true } });
+        return "ok";
+      },
+    });
+    expect(calls).toEqual(["a", "b"]);
+    expect(outcome.result).toBe("ok");
+  });
+});

@@ -1,0 +1,70 @@
+import { GatewayError, normalizeError } from "@gateway/errors";
+import { isRetryableError, retryDelayMs } from "@gateway/policy-engine";
+
+/** One attempt's failure, as reported to {@link CallWithFallbackOptions.onAttemptError}. */
+export interface AttemptFailure<Target> {
+  target: Target;
+  attempt: number;
+  error: GatewayError;
+  willRetry: boolean;
+}
+
+/** Options of {@link callWithFallback}. */
+export interface CallWithFallbackOptions<Target, Result> {
+  /** Ordered targets: the first is tried first, the next ones are fallbacks. */
+  targets: readonly Target[];
+  /** Attempts per target (>= 1). */
+  maxAttemptsPerTarget: number;
+  /** Makes one call. */
+  call: (target: Target, attempt: number) => Promise<Result>;
+  /** Epoch ms: no new attempt starts after it. */
+  deadline: number;
+  /** Aborted: no new attempt starts. */
+  signal?: AbortSignal;
+  /** Base of the jittered exponential backoff between attempts on the same target (default 200 ms). */
+  backoffMs?: number;
+  /** Told about every failed attempt (routing statistics, affinity invalidation). */
+  onAttemptError?: (failure: AttemptFailure<Target>) => void;
+}
+
+/**
+ * Calls targets in order with retries: a retryable error (`isRetryableError` of
+ * `@gateway/policy-engine`: connect failures, 429, 5xx, timeouts) is retried on the same
+ * target after a jittered backoff or the provider's `Retry-After`, when that wait ends before
+ * the deadline, up to `maxAttemptsPerTarget`; then the next target is tried. A
+ * non-retryable error ends the call at once. The last error is thrown when every target failed.
+ */
+export async function callWithFallback<Target, Result>(
+  options: CallWithFallbackOptions<Target, Result>,
+): Promise<{ result: Result; target: Target; attempts: number }> {
+  const maxAttempts = Math.max(1, Math.floor(options.maxAttemptsPerTarget));
+  const backoffMs = options.backoffMs ?? 200;
+  let lastError: GatewayError = new GatewayError("model_not_found");
+  let attempts = 0;
+  for (const [targetIndex, target] of options.targets.entries()) {
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      attempts += 1;
+      try {
+        const result = await options.call(target, attempt);
+        return { result, target, attempts };
+      } catch (thrown) {
+        const error = normalizeError(thrown);
+        lastError = error;
+        const retryable = isRetryableError(error) && !options.signal?.aborted;
+        if (retryable && attempt < maxAttempts) {
+          const delay = retryDelayMs({ attempt, retryAfter: error.retryAfter ?? null, baseMs: backoffMs });
+          if (Date.now() + delay < options.deadline) {
+            options.onAttemptError?.({ target, attempt, error, willRetry: true });
+            if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+            continue;
+          }
+        }
+        options.onAttemptError?.({ target, attempt, error, willRetry: false });
+        const hasNextTarget = targetIndex < options.targets.length - 1;
+        if (!retryable || !hasNextTarget || Date.now() >= options.deadline) throw error;
+        break;
+      }
+    }
+  }
+  throw lastError;
+}

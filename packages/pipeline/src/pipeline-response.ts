@@ -1,0 +1,7 @@
+/** A finished JSON answer of the pipeline; the app writes it as is. */
+export interface PipelineJsonResponse {
+  status: number;
+  /** Lower-case header names; always includes `x-request-id`. */
+  headers: Record<string, string>;
+  body: unknown;
+}
