@@ -1,16 +1,30 @@
-// Starts the gateway (and the dashboard API once it exists) on the embedded default:
-// SQLite under ./data, in-memory counters, a built-in demo provider.
-import { existsSync } from "node:fs";
-import { fileURLToPath, pathToFileURL } from "node:url";
+// `pnpm start`: the gateway and the dashboard API in one process on the embedded default
+// (SQLite under ./data, in-memory counters, a built-in demo provider), or on whatever
+// DATABASE_URL / REDIS_URL / GATEWAY_CONFIG say. See apps/*/README.md for every variable.
+import { startDashboard } from "../apps/dashboard-api/dist/index.js";
+import { startGateway } from "../apps/gateway/dist/index.js";
 
-const gatewayEntry = fileURLToPath(new URL("../apps/gateway/dist/index.js", import.meta.url));
-if (!existsSync(gatewayEntry)) {
-  console.log("The gateway is not built yet: run `pnpm build` first.");
-  process.exit(0);
+// The embedded default is a local, plain-http setup: let the session cookie work on localhost
+// (only there; any other host still gets a Secure cookie).
+process.env.DASHBOARD_INSECURE_COOKIES ??= "localhost";
+
+let gateway;
+try {
+  gateway = await startGateway();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 }
-const gateway = await import(pathToFileURL(gatewayEntry).href);
-if (typeof gateway.startGateway !== "function") {
-  console.log("The gateway app does not export startGateway yet; nothing to start.");
-  process.exit(0);
+const playground = typeof gateway.runtime.createPlaygroundRunner === "function" ? gateway.runtime.createPlaygroundRunner() : null;
+const dashboard = await startDashboard({ database: gateway.database, playground });
+
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await dashboard.close();
+    await gateway.close();
+    process.exit(0);
+  });
 }
-await gateway.startGateway({});
