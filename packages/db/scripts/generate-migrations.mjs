@@ -21,7 +21,8 @@ import { writeDerivedSchemas } from "./prisma-schemas.mjs";
 import { controlPlaneTriggerSql } from "./control-plane-triggers.mjs";
 
 const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const name = (process.argv[2] ?? "init").replace(/[^a-z0-9_]/gi, "_").toLowerCase();
+// `pnpm run migrations:generate -- <name>` hands the script a literal "--" first (pnpm 10); skip it.
+const name = (process.argv.slice(2).find((argument) => argument !== "--") ?? "init").replace(/[^a-z0-9_]/gi, "_").toLowerCase();
 const prismaBinary = path.join(packageDirectory, "node_modules", ".bin", "prisma");
 const placeholderUrls = {
   sqlite: `file:${path.join(tmpdir(), "gateway-migrations-generate.db")}`,

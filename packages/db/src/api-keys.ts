@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { describeApiKey, generateApiKey, isApiKeyFormat } from "./api-key.js";
-import { translateWrite } from "./repository-support.js";
+import { afterTimeCursor, decodeTimeCursor, pageSize, toPage, translateWrite, type Page } from "./repository-support.js";
 import type { ProjectRecord } from "./projects.js";
 import type { OrganizationRecord } from "./organizations.js";
 
@@ -37,10 +37,10 @@ export interface ApiKeyInput {
 
 async function assertProjectAndTeam(db: DatabaseClient, input: ApiKeyInput): Promise<void> {
   const project = await db.prisma.project.findFirst({ where: { id: input.projectId, organizationId: input.organizationId }, select: { id: true } });
-  if (!project) throw new GatewayError("invalid_request", { message: "project_id does not name a project of this organization", param: "project_id" });
+  if (!project) throw new GatewayError("invalid_request", { message: "project_id does not name a project of this organization.", param: "project_id" });
   if (input.teamId) {
     const team = await db.prisma.team.findFirst({ where: { id: input.teamId, organizationId: input.organizationId }, select: { id: true } });
-    if (!team) throw new GatewayError("invalid_request", { message: "team_id does not name a team of this organization", param: "team_id" });
+    if (!team) throw new GatewayError("invalid_request", { message: "team_id does not name a team of this organization.", param: "team_id" });
   }
 }
 
@@ -105,6 +105,34 @@ export async function listApiKeys(
   });
 }
 
+/** Derived state of a key at a moment: revoked wins over expired. */
+export type ApiKeyStatus = "active" | "expired" | "revoked";
+
+/** Filters of `listApiKeysPage`. */
+export interface ListApiKeysPageOptions {
+  organizationId: string;
+  projectId?: string;
+  status?: ApiKeyStatus;
+  limit?: number;
+  cursor?: string;
+  /** The moment `status` is judged at (default now). */
+  now?: Date;
+}
+
+/** Keys newest first, revoked ones included unless filtered, cursor-paginated (the dashboard's list). */
+export async function listApiKeysPage(db: DatabaseClient, options: ListApiKeysPageOptions): Promise<Page<ApiKeyRecord>> {
+  const now = options.now ?? new Date();
+  const limit = pageSize(options.limit);
+  const where: Record<string, unknown>[] = [{ organizationId: options.organizationId }];
+  if (options.projectId) where.push({ projectId: options.projectId });
+  if (options.status === "revoked") where.push({ revokedAt: { not: null } });
+  if (options.status === "expired") where.push({ revokedAt: null, expiresAt: { lte: now } });
+  if (options.status === "active") where.push({ revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
+  if (options.cursor) where.push(afterTimeCursor("createdAt", decodeTimeCursor(options.cursor)));
+  const rows = await db.prisma.apiKey.findMany({ where: { AND: where }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
+  return toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }));
+}
+
 export async function getApiKey(db: DatabaseClient, organizationId: string, id: string): Promise<ApiKeyRecord | null> {
   return db.prisma.apiKey.findFirst({ where: { id, organizationId } });
 }
@@ -120,31 +148,39 @@ export async function findApiKeyByHash(
   });
 }
 
-/** Renames a key or changes its expiry/team. 404 when it is not in the organization. */
+/**
+ * Renames a key or changes its expiry/team. 404 when it is not in the organization, 409 when it
+ * is revoked (a revoked key is evidence and stays as it was).
+ */
 export async function updateApiKey(
   db: DatabaseClient,
   organizationId: string,
   id: string,
   changes: { name?: string; expiresAt?: Date | null; teamId?: string | null },
 ): Promise<ApiKeyRecord> {
-  return translateWrite("api key", () => db.prisma.apiKey.update({ where: { id, organizationId }, data: changes }));
+  const updated = await translateWrite("api key", () => db.prisma.apiKey.updateMany({ where: { id, organizationId, revokedAt: null }, data: changes }));
+  const key = await getApiKey(db, organizationId, id);
+  if (!key) throw new GatewayError("not_found", { message: "api key not found" });
+  if (updated.count === 0) throw new GatewayError("conflict", { message: "A revoked key cannot be changed." });
+  return key;
 }
 
 /**
  * Revokes a key permanently; the row stays as audit evidence. Revoking again keeps the first
- * `revokedAt`/`revokedByUserId`. 404 when the key is not in the organization.
+ * `revokedAt`/`revokedByUserId`; `revoked` tells whether this call revoked it (false when it
+ * already was, so callers audit a revocation once). 404 when the key is not in the organization.
  */
 export async function revokeApiKey(
   db: DatabaseClient,
   input: { organizationId: string; id: string; revokedByUserId?: string | null; now?: Date },
-): Promise<ApiKeyRecord> {
-  await db.prisma.apiKey.updateMany({
+): Promise<{ apiKey: ApiKeyRecord; revoked: boolean }> {
+  const result = await db.prisma.apiKey.updateMany({
     where: { id: input.id, organizationId: input.organizationId, revokedAt: null },
     data: { revokedAt: input.now ?? new Date(), revokedByUserId: input.revokedByUserId ?? null },
   });
   const key = await getApiKey(db, input.organizationId, input.id);
   if (!key) throw new GatewayError("not_found", { message: "api key not found" });
-  return key;
+  return { apiKey: key, revoked: result.count > 0 };
 }
 
 /** Batched "last used" update (does not change the control-plane version). */

@@ -57,7 +57,7 @@ function toData(input: Partial<Omit<BudgetInput, "organizationId">>): Record<str
     if (!input.thresholds.every((value) => Number.isFinite(value) && value > 0)) {
       throw new GatewayError("invalid_request", { message: "thresholds must be positive fractions such as 0.5, 0.8, 1", param: "thresholds" });
     }
-    data.thresholds = [...input.thresholds].sort((left, right) => left - right);
+    data.thresholds = [...new Set(input.thresholds)].sort((left, right) => left - right);
   }
   return data;
 }
@@ -80,7 +80,7 @@ export async function upsertBudgetByName(db: DatabaseClient, input: BudgetInput)
 }
 
 export async function listBudgets(db: DatabaseClient, organizationId: string): Promise<BudgetRecord[]> {
-  return (await db.prisma.budget.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+  return (await db.prisma.budget.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
 }
 
 export async function getBudget(db: DatabaseClient, organizationId: string, id: string): Promise<BudgetRecord | null> {

@@ -39,7 +39,7 @@ export interface ConnectionInput {
   enabled?: boolean;
 }
 
-const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 type ConnectionRow = Awaited<ReturnType<DatabaseClient["prisma"]["connection"]["findFirstOrThrow"]>>;
 
@@ -65,7 +65,7 @@ function toRecord(row: ConnectionRow): ConnectionRecord {
 function validateName(name: string): void {
   if (!CONNECTION_NAME.test(name)) {
     throw new GatewayError("invalid_request", {
-      message: "name must be 1-63 characters of letters, digits, '.', '_' or '-' (it is the <provider> segment of model ids; no '/')",
+      message: "name must be 1-64 characters of letters, digits, '.', '_' or '-' (it is the <provider> segment of model ids; no '/')",
       param: "name",
     });
   }
@@ -117,7 +117,7 @@ export async function upsertConnectionByName(db: DatabaseClient, input: Connecti
 }
 
 export async function listConnections(db: DatabaseClient, organizationId: string): Promise<ConnectionRecord[]> {
-  return (await db.prisma.connection.findMany({ where: { organizationId }, orderBy: { name: "asc" } })).map(toRecord);
+  return (await db.prisma.connection.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
 }
 
 export async function getConnection(db: DatabaseClient, organizationId: string, id: string): Promise<ConnectionRecord | null> {

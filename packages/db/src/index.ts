@@ -72,6 +72,7 @@ export {
   getMembership,
   listMembershipsOfUser,
   listOrganizationMembers,
+  getOrganizationMember,
   updateMembershipRole,
   deleteMembership,
   listProjectIdsOfUser,
@@ -87,11 +88,22 @@ export {
   revokeLoginSessionsOfUser,
   deleteExpiredLoginSessions,
 } from "./login-sessions.js";
-export type { LoginSessionRecord } from "./login-sessions.js";
+export type { LoginSessionRecord, ActiveLoginSession } from "./login-sessions.js";
 
 // Teams and projects
-export { createTeam, listTeams, getTeam, updateTeam, deleteTeam, addTeamMember, removeTeamMember, listTeamMembers } from "./teams.js";
-export type { TeamRecord, TeamMemberRecord } from "./teams.js";
+export {
+  createTeam,
+  listTeams,
+  getTeam,
+  updateTeam,
+  deleteTeam,
+  addTeamMember,
+  removeTeamMember,
+  listTeamMembers,
+  getTeamMember,
+  listTeamRolesOfUser,
+} from "./teams.js";
+export type { TeamRecord, TeamMemberRecord, TeamMemberWithUser, TeamRoleOfUser } from "./teams.js";
 export { createProject, upsertProjectByName, listProjects, getProject, updateProject, deleteProject } from "./projects.js";
 export type { ProjectRecord, ProjectInput } from "./projects.js";
 
@@ -100,13 +112,14 @@ export {
   createApiKey,
   upsertApiKeyBySecret,
   listApiKeys,
+  listApiKeysPage,
   getApiKey,
   findApiKeyByHash,
   updateApiKey,
   revokeApiKey,
   touchApiKeysLastUsed,
 } from "./api-keys.js";
-export type { ApiKeyRecord, ApiKeyInput } from "./api-keys.js";
+export type { ApiKeyRecord, ApiKeyInput, ApiKeyStatus, ListApiKeysPageOptions } from "./api-keys.js";
 export {
   createConnection,
   upsertConnectionByName,
@@ -137,10 +150,11 @@ export {
   revokeInvitation,
   acceptInvitation,
 } from "./invitations.js";
-export type { InvitationRecord, InvitationDeliveryStatus, ListInvitationsOptions } from "./invitations.js";
+export type { InvitationRecord, InvitationDeliveryStatus, InvitationStatus, ListInvitationsOptions } from "./invitations.js";
 export {
   createTelemetryDestination,
   listTelemetryDestinations,
+  listTelemetryDestinationsWithConfig,
   listEnabledTelemetryDestinations,
   getTelemetryDestination,
   getTelemetryDestinationWithConfig,
@@ -152,6 +166,7 @@ export type { TelemetryDestinationRecord, TelemetryDestinationWithConfig, Teleme
 export {
   createNotificationChannel,
   listNotificationChannels,
+  listNotificationChannelsWithConfig,
   listEnabledNotificationChannels,
   getNotificationChannel,
   getNotificationChannelWithConfig,
@@ -168,11 +183,14 @@ export {
   deleteMcpServer,
   beginMcpServerOAuth,
   claimMcpServerOAuthState,
+  completeMcpServerOAuth,
   storeMcpServerTokens,
+  clearMcpServerTokens,
   getMcpServerTokens,
+  getMcpServerClientSecret,
 } from "./mcp-servers.js";
 export type { McpServerRecord, McpServerInput, McpServerTokens, PendingMcpOAuth } from "./mcp-servers.js";
-export { createMcpToken, listMcpTokens, findActiveMcpTokenByHash, revokeMcpToken } from "./mcp-tokens.js";
+export { createMcpToken, listMcpTokens, getMcpToken, findActiveMcpTokenByHash, revokeMcpToken } from "./mcp-tokens.js";
 export type { McpTokenRecord } from "./mcp-tokens.js";
 export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
 export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";

@@ -6,6 +6,9 @@ import { afterTimeCursor, decodeTimeCursor, normalizeEmail, pageSize, requireOne
 
 export type InvitationDeliveryStatus = (typeof INVITATION_DELIVERY_STATUSES)[number];
 
+/** Derived state: accepted wins, then revoked, then expired (past `expiresAt`), else pending. */
+export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
+
 export interface InvitationRecord {
   id: string;
   organizationId: string;
@@ -17,8 +20,10 @@ export interface InvitationRecord {
   updatedAt: Date;
   expiresAt: Date;
   emailSentAt: Date | null;
-  /** Stored status; an unaccepted invitation past `expiresAt` reads as "expired". */
+  /** Outcome of the last email ("sent"/"failed"); "expired" while `status` is "expired". */
   deliveryStatus: InvitationDeliveryStatus | null;
+  /** Derived at the time of reading (see `InvitationStatus`). */
+  status: InvitationStatus;
   sendCount: number;
   acceptedAt: Date | null;
   acceptedByUserId: string | null;
@@ -27,26 +32,55 @@ export interface InvitationRecord {
 
 type InvitationRow = Awaited<ReturnType<DatabaseClient["prisma"]["invitation"]["findFirstOrThrow"]>>;
 
+function statusOf(row: InvitationRow, now: Date): InvitationStatus {
+  if (row.acceptedAt !== null) return "accepted";
+  if (row.revokedAt !== null) return "revoked";
+  return row.expiresAt <= now ? "expired" : "pending";
+}
+
 function toRecord(row: InvitationRow, now = new Date()): InvitationRecord {
   const { tokenHash: _tokenHash, emailNormalized: _emailNormalized, ...rest } = row;
-  const stored = row.deliveryStatus === null ? null : requireOneOf(INVITATION_DELIVERY_STATUSES, row.deliveryStatus, "delivery_status");
+  const status = statusOf(row, now);
+  const stored = row.deliveryStatus === "sent" || row.deliveryStatus === "failed" ? row.deliveryStatus : null;
   return {
     ...rest,
     projectIds: parseJsonColumn(stringArraySchema, row.projectIds, `invitations ${row.id} project_ids`),
-    deliveryStatus: row.acceptedAt === null && row.expiresAt <= now ? "expired" : stored,
+    deliveryStatus: status === "expired" ? "expired" : stored,
+    status,
   };
 }
 
-/** Creates an invitation (store `hashToken(token)`; the token goes only into the email). */
+/** Where-clauses of each derived status at `now` (the same rules as `statusOf`). */
+function statusWhere(status: InvitationStatus, now: Date): Record<string, unknown> {
+  if (status === "accepted") return { acceptedAt: { not: null } };
+  if (status === "revoked") return { acceptedAt: null, revokedAt: { not: null } };
+  if (status === "expired") return { acceptedAt: null, revokedAt: null, expiresAt: { lte: now } };
+  return { acceptedAt: null, revokedAt: null, expiresAt: { gt: now } };
+}
+
+/**
+ * Creates an invitation (store `hashToken(token)`; the token goes only into the email).
+ * 409 `conflict` (param `email`) when the email already belongs to a member of the organization
+ * or has a pending invitation there (`details.invitation_id`; resend that one instead);
+ * 400 when a project id is not the organization's.
+ */
 export async function createInvitation(
   db: DatabaseClient,
-  input: { organizationId: string; email: string; role: string; projectIds?: string[]; tokenHash: string; expiresAt: Date; invitedByUserId?: string | null },
+  input: { organizationId: string; email: string; role: string; projectIds?: string[]; tokenHash: string; expiresAt: Date; invitedByUserId?: string | null; now?: Date },
 ): Promise<InvitationRecord> {
+  const now = input.now ?? new Date();
   const role = requireOneOf(MEMBERSHIP_ROLES, input.role, "role");
+  const emailNormalized = normalizeEmail(input.email);
+  const members = await db.prisma.membership.count({ where: { organizationId: input.organizationId, user: { emailNormalized } } });
+  if (members > 0) throw new GatewayError("conflict", { message: "This person is already a member.", param: "email" });
+  const pending = await db.prisma.invitation.findFirst({ where: { organizationId: input.organizationId, emailNormalized, ...statusWhere("pending", now) }, select: { id: true } });
+  if (pending) {
+    throw new GatewayError("conflict", { message: "A pending invitation exists for this email; resend it instead.", param: "email", details: { invitation_id: pending.id } });
+  }
   const projectIds = [...new Set(input.projectIds ?? [])];
   if (projectIds.length > 0) {
     const found = await db.prisma.project.count({ where: { id: { in: projectIds }, organizationId: input.organizationId } });
-    if (found !== projectIds.length) throw new GatewayError("invalid_request", { message: "project_ids contains an unknown project", param: "project_ids" });
+    if (found !== projectIds.length) throw new GatewayError("invalid_request", { message: "project_ids names a project of another organization or none.", param: "project_ids" });
   }
   return toRecord(
     await translateWrite("invitation", () =>
@@ -54,7 +88,7 @@ export async function createInvitation(
         data: {
           organizationId: input.organizationId,
           email: input.email.trim(),
-          emailNormalized: normalizeEmail(input.email),
+          emailNormalized,
           role,
           projectIds,
           tokenHash: input.tokenHash,
@@ -63,13 +97,17 @@ export async function createInvitation(
         },
       }),
     ),
+    now,
   );
 }
 
 /** Filters of `listInvitations`. `state` is derived: pending = not accepted, not revoked, not expired. */
 export interface ListInvitationsOptions {
   organizationId: string;
-  state?: "pending" | "accepted" | "revoked" | "expired";
+  state?: InvitationStatus;
+  /** The derived `deliveryStatus`: "expired" = expired unaccepted; "sent"/"failed" = last email outcome of the others. */
+  deliveryStatus?: InvitationDeliveryStatus;
+  role?: string;
   email?: string;
   limit?: number;
   cursor?: string;
@@ -82,25 +120,28 @@ export async function listInvitations(db: DatabaseClient, options: ListInvitatio
   const limit = pageSize(options.limit);
   const where: Record<string, unknown>[] = [{ organizationId: options.organizationId }];
   if (options.email) where.push({ emailNormalized: normalizeEmail(options.email) });
-  if (options.state === "pending") where.push({ acceptedAt: null, revokedAt: null, expiresAt: { gt: now } });
-  if (options.state === "accepted") where.push({ acceptedAt: { not: null } });
-  if (options.state === "revoked") where.push({ revokedAt: { not: null } });
-  if (options.state === "expired") where.push({ acceptedAt: null, revokedAt: null, expiresAt: { lte: now } });
+  if (options.role) where.push({ role: options.role });
+  if (options.state) where.push(statusWhere(options.state, now));
+  if (options.deliveryStatus === "expired") where.push(statusWhere("expired", now));
+  else if (options.deliveryStatus) {
+    where.push({ deliveryStatus: options.deliveryStatus, OR: [{ acceptedAt: { not: null } }, { revokedAt: { not: null } }, { expiresAt: { gt: now } }] });
+  }
   if (options.cursor) where.push(afterTimeCursor("createdAt", decodeTimeCursor(options.cursor)));
   const rows = await db.prisma.invitation.findMany({ where: { AND: where }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
   const page = toPage(rows, limit, (row) => ({ at: row.createdAt, id: row.id }));
   return { data: page.data.map((row) => toRecord(row, now)), nextCursor: page.nextCursor };
 }
 
-export async function getInvitation(db: DatabaseClient, organizationId: string, id: string): Promise<InvitationRecord | null> {
+/** The invitation (status derived at `now`), or null when it is not in the organization. */
+export async function getInvitation(db: DatabaseClient, organizationId: string, id: string, now = new Date()): Promise<InvitationRecord | null> {
   const row = await db.prisma.invitation.findFirst({ where: { id, organizationId } });
-  return row ? toRecord(row) : null;
+  return row ? toRecord(row, now) : null;
 }
 
-/** The invitation for an acceptance link (any organization), or null. */
-export async function findInvitationByTokenHash(db: DatabaseClient, tokenHash: string): Promise<InvitationRecord | null> {
+/** The invitation for an acceptance link (any organization, status derived at `now`), or null. */
+export async function findInvitationByTokenHash(db: DatabaseClient, tokenHash: string, now = new Date()): Promise<InvitationRecord | null> {
   const row = await db.prisma.invitation.findUnique({ where: { tokenHash } });
-  return row ? toRecord(row) : null;
+  return row ? toRecord(row, now) : null;
 }
 
 /** Records what really happened to an email: "sent" sets `emailSentAt`; "failed" keeps the previous time. */
@@ -118,6 +159,7 @@ export async function recordInvitationDelivery(
         data: { deliveryStatus: input.status, sendCount: { increment: 1 }, ...(input.status === "sent" ? { emailSentAt: at } : {}) },
       }),
     ),
+    at,
   );
 }
 
@@ -126,7 +168,7 @@ export async function renewInvitation(
   db: DatabaseClient,
   organizationId: string,
   id: string,
-  input: { tokenHash: string; expiresAt: Date },
+  input: { tokenHash: string; expiresAt: Date; now?: Date },
 ): Promise<InvitationRecord> {
   const result = await db.prisma.invitation.updateMany({
     where: { id, organizationId, acceptedAt: null, revokedAt: null },
@@ -134,8 +176,10 @@ export async function renewInvitation(
   });
   const row = await db.prisma.invitation.findFirst({ where: { id, organizationId } });
   if (!row) throw new GatewayError("not_found", { message: "invitation not found" });
-  if (result.count === 0) throw new GatewayError("conflict", { message: row.acceptedAt ? "the invitation was already accepted" : "the invitation was revoked" });
-  return toRecord(row);
+  if (result.count === 0) {
+    throw new GatewayError("conflict", { message: row.acceptedAt ? "The invitation was already accepted." : "The invitation was revoked; create a new one." });
+  }
+  return toRecord(row, input.now);
 }
 
 /** Revokes a pending invitation (idempotent). 404 when missing, 409 when already accepted. */
@@ -143,15 +187,16 @@ export async function revokeInvitation(db: DatabaseClient, organizationId: strin
   await db.prisma.invitation.updateMany({ where: { id, organizationId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
   const row = await db.prisma.invitation.findFirst({ where: { id, organizationId } });
   if (!row) throw new GatewayError("not_found", { message: "invitation not found" });
-  if (row.acceptedAt) throw new GatewayError("conflict", { message: "the invitation was already accepted" });
-  return toRecord(row);
+  if (row.acceptedAt) throw new GatewayError("conflict", { message: "The invitation was already accepted; remove the member instead." });
+  return toRecord(row, now);
 }
 
 /**
  * Accepts an invitation for `userId` (the caller creates the account first when needed): in
- * one transaction marks it accepted, adds the membership with the invited role (it replaces the
- * role of an existing membership) and the project memberships. 404 unknown, 409
- * accepted/revoked/expired. Safe against double acceptance (conditional update).
+ * one transaction marks it accepted, adds the membership with the invited role (an existing
+ * membership keeps its role: accepting never demotes or promotes a member) and the project
+ * memberships. 404 unknown, 409 accepted/revoked/expired. Safe against double acceptance
+ * (conditional update).
  */
 export async function acceptInvitation(db: DatabaseClient, input: { tokenHash: string; userId: string; now?: Date }): Promise<InvitationRecord> {
   const now = input.now ?? new Date();
@@ -169,7 +214,7 @@ export async function acceptInvitation(db: DatabaseClient, input: { tokenHash: s
     await transaction.membership.upsert({
       where: { organizationId_userId: { organizationId: row.organizationId, userId: input.userId } },
       create: { organizationId: row.organizationId, userId: input.userId, role: row.role },
-      update: { role: row.role },
+      update: {},
     });
     const projectIds = parseJsonColumn(stringArraySchema, row.projectIds, `invitations ${row.id} project_ids`);
     const existingProjects = await transaction.project.findMany({ where: { id: { in: projectIds }, organizationId: row.organizationId }, select: { id: true } });

@@ -1,5 +1,7 @@
 import type { DatabaseClient } from "./create-database.js";
+import type { OrganizationRecord } from "./organizations.js";
 import { translateWrite } from "./repository-support.js";
+import type { UserRecord } from "./users.js";
 
 export interface LoginSessionRecord {
   id: string;
@@ -14,10 +16,16 @@ export interface LoginSessionRecord {
   revokedAt: Date | null;
 }
 
-/** Stores a login session under the hash of its id (`hashToken(generateSessionId())`). */
+/** An active session with its account (no password hash) and organization, as a request needs them. */
+export interface ActiveLoginSession extends LoginSessionRecord {
+  user: Omit<UserRecord, "passwordHash">;
+  organization: OrganizationRecord | null;
+}
+
+/** Stores a login session under the hash of its id (`hashToken(generateSessionId())`). `lastSeenAt` defaults to now. */
 export async function createLoginSession(
   db: DatabaseClient,
-  input: { sessionHash: string; userId: string; organizationId: string | null; expiresAt: Date; userAgent?: string | null; ipAddress?: string | null },
+  input: { sessionHash: string; userId: string; organizationId: string | null; expiresAt: Date; userAgent?: string | null; ipAddress?: string | null; lastSeenAt?: Date },
 ): Promise<LoginSessionRecord> {
   return translateWrite("login session", () =>
     db.prisma.loginSession.create({
@@ -26,9 +34,18 @@ export async function createLoginSession(
   );
 }
 
-/** The session with this hash if it is neither revoked nor expired at `now`. */
-export async function findActiveLoginSession(db: DatabaseClient, sessionHash: string, now = new Date()): Promise<LoginSessionRecord | null> {
-  return db.prisma.loginSession.findFirst({ where: { sessionHash, revokedAt: null, expiresAt: { gt: now } } });
+/**
+ * The session with this hash if it is neither revoked nor expired at `now`, with its user and
+ * organization (one query: every dashboard request resolves its session).
+ */
+export async function findActiveLoginSession(db: DatabaseClient, sessionHash: string, now = new Date()): Promise<ActiveLoginSession | null> {
+  const row = await db.prisma.loginSession.findFirst({
+    where: { sessionHash, revokedAt: null, expiresAt: { gt: now } },
+    include: { user: { omit: { passwordHash: true } }, organization: true },
+  });
+  if (!row) return null;
+  const organization = row.organization === null ? null : { ...row.organization, authenticationRequired: row.organization.authenticationRequired === "sso" ? ("sso" as const) : ("password" as const) };
+  return { ...row, organization };
 }
 
 /** Records activity (and optionally slides the expiry). */

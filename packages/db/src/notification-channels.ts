@@ -56,7 +56,13 @@ export async function createNotificationChannel(db: DatabaseClient, input: Notif
 }
 
 export async function listNotificationChannels(db: DatabaseClient, organizationId: string): Promise<NotificationChannelRecord[]> {
-  return (await db.prisma.notificationChannel.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+  return (await db.prisma.notificationChannel.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
+}
+
+/** All of an organization's, oldest first, with decrypted configs (for views derived from the config; never render secrets). */
+export async function listNotificationChannelsWithConfig(db: DatabaseClient, organizationId: string, options: { secretBox: SecretBox }): Promise<NotificationChannelWithConfig[]> {
+  const rows = await db.prisma.notificationChannel.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map((row) => withConfig(row, options.secretBox));
 }
 
 /** Enabled destinations of all organizations with decrypted configs (the background sender). */

@@ -70,7 +70,7 @@ export async function upsertPolicyByScope(db: DatabaseClient, input: PolicyInput
 }
 
 export async function listPolicies(db: DatabaseClient, organizationId: string): Promise<PolicyRecord[]> {
-  return (await db.prisma.policy.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+  return (await db.prisma.policy.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
 }
 
 export async function getPolicy(db: DatabaseClient, organizationId: string, id: string): Promise<PolicyRecord | null> {

@@ -39,7 +39,7 @@ export async function upsertProjectByName(db: DatabaseClient, input: ProjectInpu
 }
 
 export async function listProjects(db: DatabaseClient, organizationId: string): Promise<ProjectRecord[]> {
-  return db.prisma.project.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } });
+  return db.prisma.project.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 
 export async function getProject(db: DatabaseClient, organizationId: string, id: string): Promise<ProjectRecord | null> {
@@ -68,7 +68,7 @@ export async function deleteProject(db: DatabaseClient, organizationId: string, 
   if (!project) throw new GatewayError("not_found", { message: "project not found" });
   const activeKeys = await db.prisma.apiKey.count({ where: { projectId: id, revokedAt: null } });
   throw new GatewayError("conflict", {
-    message: `the project still has ${activeKeys} active API key${activeKeys === 1 ? "" : "s"}; revoke them first`,
+    message: "Revoke the project's API keys before deleting it.",
     details: { active_api_keys: activeKeys },
   });
 }

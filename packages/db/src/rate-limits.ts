@@ -70,7 +70,7 @@ export async function upsertRateLimit(db: DatabaseClient, input: RateLimitInput)
 }
 
 export async function listRateLimits(db: DatabaseClient, organizationId: string): Promise<RateLimitRecord[]> {
-  return (await db.prisma.rateLimit.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+  return (await db.prisma.rateLimit.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
 }
 
 export async function getRateLimit(db: DatabaseClient, organizationId: string, id: string): Promise<RateLimitRecord | null> {

@@ -61,19 +61,23 @@ export interface TimeCursor {
   id: string;
 }
 
+/** Encodes an opaque cursor: the sort time and id of the last row of a page. */
 export function encodeTimeCursor(cursor: TimeCursor): string {
   return Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString("base64url");
 }
 
+/** Decodes a cursor of `encodeTimeCursor`; anything else is 400 `invalid_request` naming `param`. */
 export function decodeTimeCursor(cursor: string, param = "cursor"): TimeCursor {
   try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const date = new Date(at);
-    if (typeof id !== "string" || Number.isNaN(date.getTime())) throw new Error("bad cursor");
-    return { at: date, id };
+    const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
+      const date = new Date(parsed[0]);
+      if (!Number.isNaN(date.getTime())) return { at: date, id: parsed[1] };
+    }
   } catch {
-    throw new GatewayError("invalid_request", { message: "cursor is not valid", param });
+    // fall through
   }
+  throw new GatewayError("invalid_request", { message: "The cursor is not valid.", param });
 }
 
 /** Prisma `where` for rows strictly after `cursor` in (field desc, id desc) order. */

@@ -28,7 +28,7 @@ export interface RouteInput {
   retry?: { maxAttempts: number };
 }
 
-const ALIAS = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+const ALIAS = /^[A-Za-z0-9._:-]{1,128}$/;
 
 type RouteRow = Awaited<ReturnType<DatabaseClient["prisma"]["route"]["findFirstOrThrow"]>>;
 const toRecord = (row: RouteRow): RouteRecord => ({
@@ -82,7 +82,7 @@ export async function upsertRouteByAlias(db: DatabaseClient, input: RouteInput):
 }
 
 export async function listRoutes(db: DatabaseClient, organizationId: string): Promise<RouteRecord[]> {
-  return (await db.prisma.route.findMany({ where: { organizationId }, orderBy: { alias: "asc" } })).map(toRecord);
+  return (await db.prisma.route.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
 }
 
 export async function getRoute(db: DatabaseClient, organizationId: string, id: string): Promise<RouteRecord | null> {

@@ -33,7 +33,7 @@ export async function createTeam(db: DatabaseClient, input: { organizationId: st
 }
 
 export async function listTeams(db: DatabaseClient, organizationId: string): Promise<TeamRecord[]> {
-  return (await db.prisma.team.findMany({ where: { organizationId }, include: withCount, orderBy: { createdAt: "asc" } })).map(toRecord);
+  return (await db.prisma.team.findMany({ where: { organizationId }, include: withCount, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
 }
 
 /** The team, or null when it does not exist in this organization. */
@@ -77,10 +77,34 @@ export async function removeTeamMember(db: DatabaseClient, input: { organization
   return result.count > 0;
 }
 
-export async function listTeamMembers(db: DatabaseClient, organizationId: string, teamId: string): Promise<(TeamMemberRecord & { user: { id: string; email: string; name: string } })[]> {
-  return db.prisma.teamMember.findMany({
-    where: { teamId, team: { organizationId } },
-    include: { user: { select: { id: true, email: true, name: true } } },
-    orderBy: { createdAt: "asc" },
+/** A team member with the account's id, email and name. */
+export type TeamMemberWithUser = TeamMemberRecord & { user: { id: string; email: string; name: string } };
+
+const memberUser = { user: { select: { id: true, email: true, name: true } } } as const;
+
+/** Members of a team, oldest first. */
+export async function listTeamMembers(db: DatabaseClient, organizationId: string, teamId: string): Promise<TeamMemberWithUser[]> {
+  return db.prisma.teamMember.findMany({ where: { teamId, team: { organizationId } }, include: memberUser, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+/** One member of a team; null when the user is not in the team (or the team not in the organization). */
+export async function getTeamMember(db: DatabaseClient, input: { organizationId: string; teamId: string; userId: string }): Promise<TeamMemberWithUser | null> {
+  return db.prisma.teamMember.findFirst({ where: { teamId: input.teamId, userId: input.userId, team: { organizationId: input.organizationId } }, include: memberUser });
+}
+
+/** The role a user holds through one team: their own team role, else the team's default role. */
+export interface TeamRoleOfUser {
+  organizationId: string;
+  teamId: string;
+  role: string;
+}
+
+/** The roles a user holds through teams (every organization, or one), for computing the effective role. */
+export async function listTeamRolesOfUser(db: DatabaseClient, userId: string, organizationId?: string): Promise<TeamRoleOfUser[]> {
+  const rows = await db.prisma.teamMember.findMany({
+    where: { userId, ...(organizationId === undefined ? {} : { team: { organizationId } }) },
+    select: { teamId: true, role: true, team: { select: { organizationId: true, defaultRole: true } } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
+  return rows.map((row) => ({ organizationId: row.team.organizationId, teamId: row.teamId, role: row.role ?? row.team.defaultRole }));
 }

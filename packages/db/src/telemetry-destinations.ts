@@ -51,7 +51,13 @@ export async function createTelemetryDestination(db: DatabaseClient, input: Tele
 }
 
 export async function listTelemetryDestinations(db: DatabaseClient, organizationId: string): Promise<TelemetryDestinationRecord[]> {
-  return (await db.prisma.telemetryDestination.findMany({ where: { organizationId }, orderBy: { createdAt: "asc" } })).map(toRecord);
+  return (await db.prisma.telemetryDestination.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map(toRecord);
+}
+
+/** All of an organization's, oldest first, with decrypted configs (for views derived from the config; never render secrets). */
+export async function listTelemetryDestinationsWithConfig(db: DatabaseClient, organizationId: string, options: { secretBox: SecretBox }): Promise<TelemetryDestinationWithConfig[]> {
+  const rows = await db.prisma.telemetryDestination.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return rows.map((row) => withConfig(row, options.secretBox));
 }
 
 /** Enabled destinations of all organizations with decrypted configs (the background sender). */

@@ -1,4 +1,14 @@
-import { dummyPasswordHash, verifyPassword } from "@gateway/db";
+import {
+  dummyPasswordHash,
+  findUserByEmail,
+  listMembershipsOfUser,
+  normalizeEmail,
+  revokeLoginSession,
+  updateUser,
+  verifyPassword,
+  type MembershipRecord,
+  type OrganizationRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import type { Request } from "express";
 import { z } from "zod";
@@ -19,11 +29,6 @@ const loginBody = z.object({
 /** Whether the session cookie may go without `Secure` for this request. */
 export function cookieIsSecure(services: DashboardServices, request: Request): boolean {
   return !(services.settings.insecureLocalhostCookies && isLocalhostRequest(request));
-}
-
-/** Normalizes an email as the `users.email_normalized` column does. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }
 
 /** The routes under `/v1/auth`: login, session, logout. */
@@ -62,10 +67,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
         if (wait > 0) {
           throw new GatewayError("too_many_attempts", { message: "Too many failed login attempts; try again later.", retryAfter: wait });
         }
-        const user = await services.prisma.user.findUnique({
-          where: { emailNormalized: email },
-          include: { memberships: { include: { organization: true }, orderBy: { createdAt: "asc" } } },
-        });
+        const user = await findUserByEmail(services.database, email);
         const passwordMatches = await verifyPassword(body.password, user?.passwordHash ?? (await getDummyHash()));
         if (user === null || user.passwordHash === null || user.disabledAt !== null || !passwordMatches) {
           services.loginLimiters.account.hit(accountKey);
@@ -81,13 +83,14 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
           throw invalidCredentials();
         }
         services.loginLimiters.account.reset(accountKey);
-        const organizations = user.memberships.map((membership) => presentSessionOrganization(user.id, membership));
-        if (user.memberships.length === 0) {
+        const memberships: (MembershipRecord & { organization: OrganizationRecord })[] = await listMembershipsOfUser(services.database, user.id);
+        const organizations = memberships.map((membership) => presentSessionOrganization(user.id, membership));
+        if (memberships.length === 0) {
           throw new GatewayError("permission_denied", { message: "This account does not belong to any organization." });
         }
-        let membership = user.memberships[0]!;
+        let membership = memberships[0]!;
         if (body.organization_id !== undefined) {
-          const chosen = user.memberships.find((candidate) => candidate.organizationId === body.organization_id);
+          const chosen = memberships.find((candidate) => candidate.organizationId === body.organization_id);
           if (chosen === undefined) {
             throw new GatewayError("organization_selection_required", {
               message: "The account does not belong to that organization; choose one of the listed organizations.",
@@ -96,7 +99,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
             });
           }
           membership = chosen;
-        } else if (user.memberships.length > 1) {
+        } else if (memberships.length > 1) {
           throw new GatewayError("organization_selection_required", {
             message: "The account belongs to several organizations; repeat the login with one of them as organization_id.",
             param: "organization_id",
@@ -110,7 +113,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
           });
         }
         const session = await createLoginSession(services, { userId: user.id, organizationId: membership.organizationId, request });
-        await services.prisma.user.update({ where: { id: user.id }, data: { lastLoginAt: services.now() } });
+        await updateUser(services.database, user.id, { lastLoginAt: services.now() });
         await recordAuditEvent(services, { request, requestId }, {
           organizationId: membership.organizationId,
           actorId: user.id,
@@ -158,7 +161,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
       responses: [{ status: 204, description: "Logged out" }],
       async handler({ request, optionalPrincipal, requestId }) {
         if (optionalPrincipal !== null) {
-          await services.prisma.loginSession.update({ where: { id: optionalPrincipal.sessionId }, data: { revokedAt: services.now() } });
+          await revokeLoginSession(services.database, optionalPrincipal.sessionHash, services.now());
           await recordAuditEvent(services, { request, requestId }, {
             organizationId: optionalPrincipal.organization.id,
             actorId: optionalPrincipal.userId,

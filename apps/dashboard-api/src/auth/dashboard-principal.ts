@@ -4,6 +4,8 @@ import type { Permission, Role } from "./role-permissions.js";
 export interface DashboardPrincipal {
   /** The login session's database id. */
   sessionId: string;
+  /** The stored hash of the session cookie (what logout revokes). */
+  sessionHash: string;
   userId: string;
   email: string;
   name: string;

@@ -1,5 +1,17 @@
 import type { Request } from "express";
-import { generateSessionId, hashToken } from "@gateway/db";
+import {
+  createLoginSession as storeLoginSession,
+  findActiveLoginSession,
+  generateSessionId,
+  getMembership,
+  getUser,
+  hashToken,
+  listMembershipsOfUser,
+  listProjectIdsOfUser,
+  listProjects,
+  listTeamRolesOfUser,
+  touchLoginSession,
+} from "@gateway/db";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { readCookie, sessionCookieName } from "../http/session-cookie.js";
 import { clientAddressOf } from "../http/client-address.js";
@@ -18,16 +30,14 @@ export async function createLoginSession(
   const cookieValue = generateSessionId();
   const expiresAt = new Date(services.now().getTime() + services.settings.sessionTtlSeconds * 1000);
   const userAgent = input.request.headers["user-agent"];
-  const row = await services.prisma.loginSession.create({
-    data: {
-      sessionHash: hashToken(cookieValue),
-      userId: input.userId,
-      organizationId: input.organizationId,
-      userAgent: typeof userAgent === "string" ? userAgent.slice(0, 500) : null,
-      ipAddress: clientAddressOf(input.request),
-      expiresAt,
-      lastSeenAt: services.now(),
-    },
+  const row = await storeLoginSession(services.database, {
+    sessionHash: hashToken(cookieValue),
+    userId: input.userId,
+    organizationId: input.organizationId,
+    userAgent: typeof userAgent === "string" ? userAgent.slice(0, 500) : null,
+    ipAddress: clientAddressOf(input.request),
+    expiresAt,
+    lastSeenAt: services.now(),
   });
   return { cookieValue, id: row.id, expiresAt };
 }
@@ -37,10 +47,11 @@ export async function createLoginSession(
  * roles of the user's teams there (a team member's own team role, else the team's default).
  */
 export async function effectiveRoles(services: DashboardServices, userId: string, memberships: { organizationId: string; role: string }[]): Promise<Map<string, Role>> {
-  const teamRows = await services.prisma.teamMember.findMany({ where: { userId }, include: { team: true } });
+  const organizationId = memberships.length === 1 ? memberships[0]!.organizationId : undefined;
+  const teamRoles = await listTeamRolesOfUser(services.database, userId, organizationId);
   const result = new Map<string, Role>();
   for (const membership of memberships) {
-    const candidates = [membership.role, ...teamRows.filter((row) => row.team.organizationId === membership.organizationId).map((row) => row.role ?? row.team.defaultRole)];
+    const candidates = [membership.role, ...teamRoles.filter((row) => row.organizationId === membership.organizationId).map((row) => row.role)];
     const valid = candidates.filter(isRole);
     if (valid.length === 0) continue;
     result.set(membership.organizationId, valid.reduce((best, role) => (roles.indexOf(role) < roles.indexOf(best) ? role : best)));
@@ -51,15 +62,9 @@ export async function effectiveRoles(services: DashboardServices, userId: string
 /** The projects a member may act on: all of the organization's for owners/admins, else assigned ones. */
 export async function projectIdsFor(services: DashboardServices, input: { userId: string; organizationId: string; role: Role }): Promise<string[]> {
   if (rolesWithAllProjects.includes(input.role)) {
-    const projects = await services.prisma.project.findMany({ where: { organizationId: input.organizationId }, select: { id: true }, orderBy: { createdAt: "asc" } });
-    return projects.map((project) => project.id);
+    return (await listProjects(services.database, input.organizationId)).map((project) => project.id);
   }
-  const assigned = await services.prisma.projectMember.findMany({
-    where: { userId: input.userId, project: { organizationId: input.organizationId } },
-    select: { projectId: true },
-    orderBy: { createdAt: "asc" },
-  });
-  return assigned.map((row) => row.projectId);
+  return listProjectIdsOfUser(services.database, input.organizationId, input.userId);
 }
 
 /**
@@ -71,24 +76,21 @@ export async function projectIdsFor(services: DashboardServices, input: { userId
 export async function resolvePrincipal(services: DashboardServices, request: Request): Promise<DashboardPrincipal | null> {
   const cookieValue = readCookie(request, sessionCookieName);
   if (cookieValue === undefined || cookieValue === "" || cookieValue.length > 512) return null;
-  const session = await services.prisma.loginSession.findUnique({
-    where: { sessionHash: hashToken(cookieValue) },
-    include: { user: true, organization: true },
-  });
   const now = services.now();
-  if (session === null || session.revokedAt !== null || session.expiresAt <= now) return null;
+  const sessionHash = hashToken(cookieValue);
+  const session = await findActiveLoginSession(services.database, sessionHash, now);
+  if (session === null) return null;
   if (session.user.disabledAt !== null || session.organization === null || session.organizationId === null) return null;
-  const membership = await services.prisma.membership.findUnique({
-    where: { organizationId_userId: { organizationId: session.organizationId, userId: session.userId } },
-  });
+  const membership = await getMembership(services.database, session.organizationId, session.userId);
   if (membership === null) return null;
   const role = (await effectiveRoles(services, session.userId, [membership])).get(membership.organizationId);
   if (role === undefined) return null;
   if (now.getTime() - session.lastSeenAt.getTime() > lastSeenResolutionMs) {
-    await services.prisma.loginSession.update({ where: { id: session.id }, data: { lastSeenAt: now } }).catch(() => undefined);
+    await touchLoginSession(services.database, session.id, { lastSeenAt: now }).catch(() => undefined);
   }
   return {
     sessionId: session.id,
+    sessionHash,
     userId: session.userId,
     email: session.user.email,
     name: session.user.name,
@@ -106,17 +108,16 @@ export async function loadAuthSession(
   services: DashboardServices,
   input: { userId: string; organizationId: string; expiresAt: Date },
 ): Promise<AuthSession> {
-  const user = await services.prisma.user.findUniqueOrThrow({
-    where: { id: input.userId },
-    include: { memberships: { include: { organization: true }, orderBy: { createdAt: "asc" } } },
-  });
-  const current = user.memberships.find((membership) => membership.organizationId === input.organizationId);
-  const rolesByOrganization = await effectiveRoles(services, user.id, user.memberships);
+  const user = await getUser(services.database, input.userId);
+  if (user === null) throw new Error("The session's account is gone.");
+  const memberships = await listMembershipsOfUser(services.database, user.id);
+  const current = memberships.find((membership) => membership.organizationId === input.organizationId);
+  const rolesByOrganization = await effectiveRoles(services, user.id, memberships);
   const role = rolesByOrganization.get(input.organizationId);
   if (current === undefined || role === undefined) throw new Error("The session's membership is gone.");
   return buildAuthSession({
     user: { id: user.id, email: user.email, name: user.name },
-    memberships: user.memberships.map((membership) => ({ organization: membership.organization, role: rolesByOrganization.get(membership.organizationId) ?? membership.role })),
+    memberships: memberships.map((membership) => ({ organization: membership.organization, role: rolesByOrganization.get(membership.organizationId) ?? membership.role })),
     organization: current.organization,
     role,
     permissions: permissionsForRole(role),

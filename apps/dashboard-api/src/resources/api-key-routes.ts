@@ -1,10 +1,10 @@
-import { generateApiKey } from "@gateway/db";
+import { createApiKey, getApiKey, getProject, listApiKeysPage, revokeApiKey, updateApiKey, type ApiKeyRecord } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { canUseProject, type DashboardPrincipal } from "../auth/dashboard-principal.js";
 import { displayName, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
-import { afterCursorWhere, listObjectSchema, paginationQueryShape, toListPage } from "../routing/list-page.js";
+import { listObjectSchema, pageOf, paginationQueryShape } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { auditChange, found } from "./resource-helpers.js";
 
@@ -31,24 +31,8 @@ const createdApiKeySchema = apiKeySchema.extend({
   secret: z.string().describe("The full `gak_` secret. Shown only in this answer; store it now."),
 });
 
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  lastFour: string;
-  projectId: string;
-  teamId: string | null;
-  createdByUserId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  revokedByUserId: string | null;
-}
-
-/** Renders an API key row. */
-export function presentApiKey(row: ApiKeyRow, now: Date = new Date()): z.infer<typeof apiKeySchema> {
+/** Renders an API key. */
+export function presentApiKey(row: ApiKeyRecord, now: Date = new Date()): z.infer<typeof apiKeySchema> {
   const status = row.revokedAt !== null ? "revoked" : row.expiresAt !== null && row.expiresAt <= now ? "expired" : "active";
   return {
     id: row.id,
@@ -91,8 +75,7 @@ function assertProjectAccess(principal: DashboardPrincipal, projectId: string): 
 
 /** API key routes under `/api/api-keys`. */
 export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.apiKey.findFirst({ where: { id, organizationId } }).then((row) => found(row, "API key"));
+  const load = (organizationId: string, id: string) => getApiKey(services.database, organizationId, id).then((row) => found(row, "API key"));
   return [
     defineRoute({
       method: "post",
@@ -108,34 +91,26 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
       async handler(context) {
         const { principal, body } = context;
         const organizationId = principal.organization.id;
-        const project = await services.prisma.project.findFirst({ where: { id: body.project_id, organizationId } });
-        if (project === null) throw new GatewayError("invalid_request", { message: "project_id does not name a project of this organization.", param: "project_id" });
-        assertProjectAccess(principal, project.id);
-        if (body.team_id) {
-          const team = await services.prisma.team.count({ where: { id: body.team_id, organizationId } });
-          if (team === 0) throw new GatewayError("invalid_request", { message: "team_id does not name a team of this organization.", param: "team_id" });
+        // Checked here too (createApiKey checks again) so an unknown project is 400 before the 403 of a member.
+        if ((await getProject(services.database, organizationId, body.project_id)) === null) {
+          throw new GatewayError("invalid_request", { message: "project_id does not name a project of this organization.", param: "project_id" });
         }
+        assertProjectAccess(principal, body.project_id);
         const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
         if (expiresAt !== null && expiresAt <= services.now()) {
           throw new GatewayError("invalid_request", { message: "expires_at must be in the future.", param: "expires_at" });
         }
-        const generated = generateApiKey();
-        const row = await services.prisma.apiKey.create({
-          data: {
-            organizationId,
-            projectId: project.id,
-            teamId: body.team_id ?? null,
-            name: body.name,
-            prefix: generated.prefix,
-            lastFour: generated.lastFour,
-            secretHash: generated.hash,
-            createdByUserId: principal.userId,
-            expiresAt,
-          },
+        const { apiKey: row, secret } = await createApiKey(services.database, {
+          organizationId,
+          projectId: body.project_id,
+          teamId: body.team_id ?? null,
+          name: body.name,
+          createdByUserId: principal.userId,
+          expiresAt,
         });
         const after = presentApiKey(row, services.now());
         await auditChange(services, context, { action: "api_key.created", targetType: "api_key", targetId: row.id, after });
-        return { status: 201, body: { ...after, secret: generated.secret }, headers: { "cache-control": "no-store" } };
+        return { status: 201, body: { ...after, secret }, headers: { "cache-control": "no-store" } };
       },
     }),
     defineRoute({
@@ -150,27 +125,15 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
       responses: [{ status: 200, description: "A page of keys", schema: listObjectSchema(apiKeySchema) }],
       async handler({ principal, query }) {
         const now = services.now();
-        const statusWhere =
-          query.status === "revoked"
-            ? { revokedAt: { not: null } }
-            : query.status === "expired"
-              ? { revokedAt: null, expiresAt: { lte: now } }
-              : query.status === "active"
-                ? { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] }
-                : {};
-        const rows = await services.prisma.apiKey.findMany({
-          where: {
-            AND: [
-              { organizationId: principal.organization.id },
-              query.project_id ? { projectId: query.project_id } : {},
-              statusWhere,
-              afterCursorWhere(query.cursor, "createdAt"),
-            ],
-          },
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          take: query.limit + 1,
+        const page = await listApiKeysPage(services.database, {
+          organizationId: principal.organization.id,
+          ...(query.project_id ? { projectId: query.project_id } : {}),
+          ...(query.status ? { status: query.status } : {}),
+          limit: query.limit,
+          ...(query.cursor ? { cursor: query.cursor } : {}),
+          now,
         });
-        return { status: 200, body: toListPage(rows, query.limit, "createdAt", (row) => presentApiKey(row, now)) };
+        return { status: 200, body: pageOf(page, (row) => presentApiKey(row, now)) };
       },
     }),
     defineRoute({
@@ -201,8 +164,7 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
         const { principal, params: { api_key_id }, body } = context;
         const existing = await load(principal.organization.id, api_key_id);
         assertProjectAccess(principal, existing.projectId);
-        if (existing.revokedAt !== null) throw new GatewayError("conflict", { message: "A revoked key cannot be changed." });
-        const row = await services.prisma.apiKey.update({ where: { id: existing.id }, data: { name: body.name } });
+        const row = await updateApiKey(services.database, existing.organizationId, existing.id, { name: body.name });
         const after = presentApiKey(row, services.now());
         await auditChange(services, context, { action: "api_key.updated", targetType: "api_key", targetId: row.id, before: presentApiKey(existing, services.now()), after });
         return { status: 200, body: after };
@@ -225,14 +187,14 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
         const { principal, params: { api_key_id } } = context;
         const existing = await load(principal.organization.id, api_key_id);
         assertProjectAccess(principal, existing.projectId);
-        if (existing.revokedAt !== null) return { status: 200, body: presentApiKey(existing, services.now()) };
-        const revoked = await services.prisma.apiKey.updateMany({
-          where: { id: existing.id, revokedAt: null },
-          data: { revokedAt: services.now(), revokedByUserId: principal.userId },
+        const { apiKey: row, revoked } = await revokeApiKey(services.database, {
+          organizationId: existing.organizationId,
+          id: existing.id,
+          revokedByUserId: principal.userId,
+          now: services.now(),
         });
-        const row = await services.prisma.apiKey.findUniqueOrThrow({ where: { id: existing.id } });
         const after = presentApiKey(row, services.now());
-        if (revoked.count > 0) {
+        if (revoked) {
           await auditChange(services, context, { action: "api_key.revoked", targetType: "api_key", targetId: row.id, before: presentApiKey(existing, services.now()), after });
         }
         return { status: 200, body: after };

@@ -1,7 +1,8 @@
+import { listAuditEvents } from "@gateway/db";
 import { z } from "zod";
 import { iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
-import { afterCursorWhere, listObjectSchema, paginationQueryShape, toListPage } from "../routing/list-page.js";
+import { listObjectSchema, pageOf, paginationQueryShape } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 
 /** One audit event. */
@@ -44,24 +45,20 @@ export function createAuditRoutes(services: DashboardServices): DashboardRoute[]
       query,
       responses: [{ status: 200, description: "A page of audit events", schema: listObjectSchema(auditEventSchema) }],
       async handler({ principal, query: filters }) {
-        const rows = await services.prisma.auditEvent.findMany({
-          where: {
-            AND: [
-              { organizationId: principal.organization.id },
-              filters.action ? { action: filters.action } : {},
-              filters.target_type ? { targetType: filters.target_type } : {},
-              filters.target_id ? { targetId: filters.target_id } : {},
-              filters.actor_id ? { actorId: filters.actor_id } : {},
-              filters.from || filters.to ? { occurredAt: { ...(filters.from ? { gte: new Date(filters.from) } : {}), ...(filters.to ? { lt: new Date(filters.to) } : {}) } } : {},
-              afterCursorWhere(filters.cursor, "occurredAt"),
-            ],
-          },
-          orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
-          take: filters.limit + 1,
+        const page = await listAuditEvents(services.database, {
+          organizationId: principal.organization.id,
+          ...(filters.action ? { action: filters.action } : {}),
+          ...(filters.target_type ? { targetType: filters.target_type } : {}),
+          ...(filters.target_id ? { targetId: filters.target_id } : {}),
+          ...(filters.actor_id ? { actorId: filters.actor_id } : {}),
+          ...(filters.from ? { from: new Date(filters.from) } : {}),
+          ...(filters.to ? { to: new Date(filters.to) } : {}),
+          limit: filters.limit,
+          ...(filters.cursor ? { cursor: filters.cursor } : {}),
         });
         return {
           status: 200,
-          body: toListPage(rows, filters.limit, "occurredAt", (row) => ({
+          body: pageOf(page, (row) => ({
             id: row.id,
             occurred_at: iso(row.occurredAt),
             actor_kind: row.actorKind,

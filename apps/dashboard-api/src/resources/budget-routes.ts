@@ -1,5 +1,6 @@
+import { createBudget, deleteBudget, getBudget, listBudgets, updateBudget, type BudgetRecord } from "@gateway/db";
 import { z } from "zod";
-import { deletedObjectSchema, displayName, idParams, iso, resourceId, timestamp, toNumber } from "../routing/common-schemas.js";
+import { deletedObjectSchema, displayName, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
@@ -24,30 +25,17 @@ export const budgetSchema = z.object({
   object: z.literal("budget"),
 });
 
-interface BudgetRow {
-  id: string;
-  name: string;
-  scope: string;
-  scopeId: string;
-  amountMicros: bigint | number;
-  period: string;
-  mode: string;
-  thresholds: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Renders a budget row. */
-export function presentBudget(row: BudgetRow): z.infer<typeof budgetSchema> {
+/** Renders a budget. */
+export function presentBudget(row: BudgetRecord): z.infer<typeof budgetSchema> {
   return {
     id: row.id,
     name: row.name,
-    scope: row.scope as (typeof scopes)[number],
+    scope: row.scope,
     scope_id: row.scopeId,
-    amount_micros: toNumber(row.amountMicros),
-    period: row.period as (typeof periods)[number],
-    mode: row.mode as (typeof modes)[number],
-    thresholds: Array.isArray(row.thresholds) ? row.thresholds.filter((value): value is number => typeof value === "number") : [],
+    amount_micros: row.amountMicros,
+    period: row.period,
+    mode: row.mode,
+    thresholds: row.thresholds,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "budget",
@@ -73,9 +61,7 @@ const params = idParams("budget_id");
 
 /** Budget routes under `/api/budgets`. */
 export function createBudgetRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.budget.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Budget"));
-  const sorted = (values: number[]) => [...new Set(values)].sort((left, right) => left - right);
+  const load = (organizationId: string, id: string) => getBudget(services.database, organizationId, id).then((row) => found(row, "Budget"));
   return [
     defineRoute({
       method: "post",
@@ -92,17 +78,15 @@ export function createBudgetRoutes(services: DashboardServices): DashboardRoute[
         await assertScopeBelongs(services, principal.organization.id, body.scope, body.scope_id);
         const row = await withConflict(
           () =>
-            services.prisma.budget.create({
-              data: {
-                organizationId: principal.organization.id,
-                name: body.name,
-                scope: body.scope,
-                scopeId: body.scope_id,
-                amountMicros: BigInt(body.amount_micros),
-                period: body.period,
-                mode: body.mode,
-                thresholds: sorted(body.thresholds),
-              },
+            createBudget(services.database, {
+              organizationId: principal.organization.id,
+              name: body.name,
+              scope: body.scope,
+              scopeId: body.scope_id,
+              amountMicros: body.amount_micros,
+              period: body.period,
+              mode: body.mode,
+              thresholds: body.thresholds,
             }),
           "A budget with this name already exists.",
           "name",
@@ -121,8 +105,7 @@ export function createBudgetRoutes(services: DashboardServices): DashboardRoute[
       access: "budgets:read",
       responses: [{ status: 200, description: "Budgets", schema: listObjectSchema(budgetSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.budget.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentBudget)) };
+        return { status: 200, body: fullList((await listBudgets(services.database, principal.organization.id)).map(presentBudget)) };
       },
     }),
     defineRoute({
@@ -154,15 +137,12 @@ export function createBudgetRoutes(services: DashboardServices): DashboardRoute[
         const existing = await load(principal.organization.id, budget_id);
         const row = await withConflict(
           () =>
-            services.prisma.budget.update({
-              where: { id: existing.id },
-              data: {
-                ...(body.name !== undefined ? { name: body.name } : {}),
-                ...(body.amount_micros !== undefined ? { amountMicros: BigInt(body.amount_micros) } : {}),
-                ...(body.period !== undefined ? { period: body.period } : {}),
-                ...(body.mode !== undefined ? { mode: body.mode } : {}),
-                ...(body.thresholds !== undefined ? { thresholds: sorted(body.thresholds) } : {}),
-              },
+            updateBudget(services.database, existing.organizationId, existing.id, {
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(body.amount_micros !== undefined ? { amountMicros: body.amount_micros } : {}),
+              ...(body.period !== undefined ? { period: body.period } : {}),
+              ...(body.mode !== undefined ? { mode: body.mode } : {}),
+              ...(body.thresholds !== undefined ? { thresholds: body.thresholds } : {}),
             }),
           "A budget with this name already exists.",
           "name",
@@ -184,7 +164,7 @@ export function createBudgetRoutes(services: DashboardServices): DashboardRoute[
       async handler(context) {
         const { principal, params: { budget_id } } = context;
         const existing = await load(principal.organization.id, budget_id);
-        await services.prisma.budget.delete({ where: { id: existing.id } });
+        await deleteBudget(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "budget.deleted", targetType: "budget", targetId: existing.id, before: presentBudget(existing) });
         return { status: 200, body: { id: existing.id, object: "budget", deleted: true } };
       },

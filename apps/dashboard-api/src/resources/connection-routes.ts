@@ -1,10 +1,20 @@
+import {
+  createConnection,
+  deleteConnection,
+  getConnection,
+  getConnectionCredential,
+  listConnections,
+  updateConnection,
+  type ConnectionRecord,
+  type ModelPrice,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
-import { auditChange, found, stringArray, stringRecord, withConflict } from "./resource-helpers.js";
+import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 const connectionKinds = ["openai", "anthropic", "systemone", "demo"] as const;
 const defaultBaseUrls: Record<(typeof connectionKinds)[number], string | null> = {
@@ -54,27 +64,9 @@ const testResultSchema = z.object({
   object: z.literal("connection.test"),
 });
 
-interface ConnectionRow {
-  id: string;
-  name: string;
-  kind: string;
-  baseUrl: string | null;
-  credentialCiphertext: string | null;
-  headers: unknown;
-  models: unknown;
-  upstreamModelNames: unknown;
-  prices: unknown;
-  enabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-type StoredPrice = { input: number; output: number; cacheRead?: number; cacheWrite?: number; maxOutputTokens?: number; contextWindow?: number };
-
-function presentPrices(value: unknown): Record<string, z.infer<typeof priceSchema>> {
+function presentPrices(value: Record<string, ModelPrice>): Record<string, z.infer<typeof priceSchema>> {
   const result: Record<string, z.infer<typeof priceSchema>> = {};
-  if (typeof value !== "object" || value === null) return result;
-  for (const [model, price] of Object.entries(value as Record<string, StoredPrice>)) {
+  for (const [model, price] of Object.entries(value)) {
     result[model] = {
       input: price.input,
       output: price.output,
@@ -87,7 +79,7 @@ function presentPrices(value: unknown): Record<string, z.infer<typeof priceSchem
   return result;
 }
 
-function storePrices(prices: Record<string, z.infer<typeof priceSchema>>): Record<string, StoredPrice> {
+function storePrices(prices: Record<string, z.infer<typeof priceSchema>>): Record<string, ModelPrice> {
   return Object.fromEntries(
     Object.entries(prices).map(([model, price]) => [
       model,
@@ -103,17 +95,17 @@ function storePrices(prices: Record<string, z.infer<typeof priceSchema>>): Recor
   );
 }
 
-/** Renders a connection row. */
-export function presentConnection(row: ConnectionRow): z.infer<typeof connectionSchema> {
+/** Renders a connection. */
+export function presentConnection(row: ConnectionRecord): z.infer<typeof connectionSchema> {
   return {
     id: row.id,
     name: row.name,
-    kind: (connectionKinds as readonly string[]).includes(row.kind) ? (row.kind as (typeof connectionKinds)[number]) : "openai",
+    kind: row.kind,
     base_url: row.baseUrl,
-    has_credential: row.credentialCiphertext !== null,
-    headers: stringRecord(row.headers),
-    models: stringArray(row.models),
-    upstream_model_names: stringRecord(row.upstreamModelNames),
+    has_credential: row.hasCredential,
+    headers: row.headers,
+    models: row.models,
+    upstream_model_names: row.upstreamModelNames,
     prices: presentPrices(row.prices),
     enabled: row.enabled,
     created_at: iso(row.createdAt),
@@ -151,8 +143,8 @@ const params = idParams("connection_id");
 
 /** Connection routes under `/api/connections`, with the connectivity test. */
 export function createConnectionRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.connection.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Connection"));
+  const load = (organizationId: string, id: string) => getConnection(services.database, organizationId, id).then((row) => found(row, "Connection"));
+  const secretBox = { secretBox: services.secrets };
   return [
     defineRoute({
       method: "post",
@@ -171,20 +163,22 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
         }
         const row = await withConflict(
           () =>
-            services.prisma.connection.create({
-              data: {
+            createConnection(
+              services.database,
+              {
                 organizationId: principal.organization.id,
                 name: body.name,
                 kind: body.kind,
                 baseUrl: body.base_url ?? null,
-                credentialCiphertext: body.credential ? services.secrets.encrypt(body.credential) : null,
+                credential: body.credential || null,
                 headers: body.headers,
                 models: body.models,
                 upstreamModelNames: body.upstream_model_names,
                 prices: storePrices(body.prices),
                 enabled: body.enabled,
               },
-            }),
+              secretBox,
+            ),
           "A connection with this name already exists.",
           "name",
         );
@@ -202,8 +196,7 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
       access: "connections:read",
       responses: [{ status: 200, description: "Connections", schema: listObjectSchema(connectionSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.connection.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentConnection)) };
+        return { status: 200, body: fullList((await listConnections(services.database, principal.organization.id)).map(presentConnection)) };
       },
     }),
     defineRoute({
@@ -236,19 +229,22 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
         const existing = await load(principal.organization.id, connection_id);
         const row = await withConflict(
           () =>
-            services.prisma.connection.update({
-              where: { id: existing.id },
-              data: {
+            updateConnection(
+              services.database,
+              existing.organizationId,
+              existing.id,
+              {
                 ...(body.name !== undefined ? { name: body.name } : {}),
                 ...(body.base_url !== undefined ? { baseUrl: body.base_url } : {}),
-                ...(body.credential !== undefined ? { credentialCiphertext: body.credential === null ? null : services.secrets.encrypt(body.credential) } : {}),
+                ...(body.credential !== undefined ? { credential: body.credential } : {}),
                 ...(body.headers !== undefined ? { headers: body.headers } : {}),
                 ...(body.models !== undefined ? { models: body.models } : {}),
                 ...(body.upstream_model_names !== undefined ? { upstreamModelNames: body.upstream_model_names } : {}),
                 ...(body.prices !== undefined ? { prices: storePrices(body.prices) } : {}),
                 ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
               },
-            }),
+              secretBox,
+            ),
           "A connection with this name already exists.",
           "name",
         );
@@ -269,7 +265,7 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
       async handler(context) {
         const { principal, params: { connection_id } } = context;
         const existing = await load(principal.organization.id, connection_id);
-        await services.prisma.connection.delete({ where: { id: existing.id } });
+        await deleteConnection(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "connection.deleted", targetType: "connection", targetId: existing.id, before: presentConnection(existing) });
         return { status: 200, body: { id: existing.id, object: "connection", deleted: true } };
       },
@@ -298,9 +294,9 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
   ];
 }
 
-async function testConnectivity(services: DashboardServices, row: ConnectionRow): Promise<z.infer<typeof testResultSchema>> {
+async function testConnectivity(services: DashboardServices, row: ConnectionRecord): Promise<z.infer<typeof testResultSchema>> {
   const started = Date.now();
-  const kind = row.kind as (typeof connectionKinds)[number];
+  const kind = row.kind;
   const result = (ok: boolean, statusCode: number | null, message: string) => ({
     connection_id: row.id,
     ok,
@@ -312,8 +308,8 @@ async function testConnectivity(services: DashboardServices, row: ConnectionRow)
   if (kind === "demo") return result(true, null, "The built-in demo provider needs no network.");
   const base = (row.baseUrl ?? defaultBaseUrls[kind] ?? "").replace(/\/+$/, "");
   if (base === "") return result(false, null, "The connection has no base_url.");
-  const credential = row.credentialCiphertext ? services.secrets.decrypt(row.credentialCiphertext) : null;
-  const headers: Record<string, string> = { accept: "application/json", ...stringRecord(row.headers) };
+  const credential = await getConnectionCredential(services.database, row.organizationId, row.id, { secretBox: services.secrets });
+  const headers: Record<string, string> = { accept: "application/json", ...row.headers };
   let url: string;
   if (kind === "anthropic") {
     url = `${base}/v1/models`;

@@ -1,14 +1,31 @@
-import { generateToken, hashPassword, hashToken, verifyPassword } from "@gateway/db";
+import {
+  acceptInvitation,
+  createInvitation,
+  createUser,
+  findInvitationByTokenHash,
+  findUserByEmail,
+  generateToken,
+  getInvitation,
+  getOrganization,
+  hashPassword,
+  hashToken,
+  listInvitations,
+  recordInvitationDelivery,
+  renewInvitation,
+  revokeInvitation,
+  updateUser,
+  verifyPassword,
+  type InvitationRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
-import { normalizeEmail } from "../auth/auth-routes.js";
 import { roles } from "../auth/role-permissions.js";
 import { idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
-import { afterCursorWhere, listObjectSchema, paginationQueryShape, toListPage } from "../routing/list-page.js";
+import { listObjectSchema, pageOf, paginationQueryShape } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { recordAuditEvent } from "../services/record-audit-event.js";
-import { auditChange, found, stringArray } from "./resource-helpers.js";
+import { auditChange, found } from "./resource-helpers.js";
 
 const invitationStatuses = ["pending", "accepted", "revoked", "expired"] as const;
 
@@ -32,42 +49,19 @@ export const invitationSchema = z.object({
   object: z.literal("organization.invitation"),
 });
 
-interface InvitationRow {
-  id: string;
-  email: string;
-  role: string;
-  projectIds: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-  expiresAt: Date;
-  emailSentAt: Date | null;
-  deliveryStatus: string | null;
-  acceptedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-function statusOf(row: InvitationRow, now: Date): (typeof invitationStatuses)[number] {
-  if (row.acceptedAt !== null) return "accepted";
-  if (row.revokedAt !== null) return "revoked";
-  if (row.expiresAt <= now) return "expired";
-  return "pending";
-}
-
-/** Renders an invitation row; an unaccepted invitation past its expiry shows `delivery_status: expired`. */
-export function presentInvitation(row: InvitationRow, now: Date): z.infer<typeof invitationSchema> {
-  const status = statusOf(row, now);
-  const deliveryStatus = status === "expired" ? "expired" : row.deliveryStatus === "sent" || row.deliveryStatus === "failed" ? row.deliveryStatus : null;
+/** Renders an invitation (status and delivery status as `@gateway/db` derived them when reading it). */
+export function presentInvitation(row: InvitationRecord): z.infer<typeof invitationSchema> {
   return {
     id: row.id,
     email: row.email,
     role: row.role as (typeof roles)[number],
-    project_ids: stringArray(row.projectIds),
+    project_ids: row.projectIds,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     expires_at: iso(row.expiresAt),
     email_sent_at: iso(row.emailSentAt),
-    delivery_status: deliveryStatus,
-    status,
+    delivery_status: row.deliveryStatus,
+    status: row.status,
     accepted_at: iso(row.acceptedAt),
     revoked_at: iso(row.revokedAt),
     object: "organization.invitation",
@@ -102,17 +96,16 @@ const acceptanceSchema = z.object({
 
 /** Invitation routes: `/api/invitations` and the public `POST /v1/auth/invitations/accept`. */
 export function createInvitationRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.invitation.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Invitation"));
+  const load = (organizationId: string, id: string) => getInvitation(services.database, organizationId, id, services.now()).then((row) => found(row, "Invitation"));
 
-  /** Issues a new token and expiry, sends the email and records what happened. */
-  async function issueAndSend(invitationId: string, organizationName: string, inviterName: string) {
-    const token = generateToken("inv_");
-    const expiresAt = new Date(services.now().getTime() + services.settings.invitationTtlHours * 3_600_000);
-    const row = await services.prisma.invitation.update({
-      where: { id: invitationId },
-      data: { tokenHash: hashToken(token), expiresAt, sendCount: { increment: 1 } },
-    });
+  /** A new token (only its hash is stored) and expiry. */
+  function issueToken() {
+    return { token: generateToken("inv_"), expiresAt: new Date(services.now().getTime() + services.settings.invitationTtlHours * 3_600_000) };
+  }
+
+  /** Sends the invitation email with the token and records what happened. */
+  async function send(row: InvitationRecord, token: string, organizationName: string, inviterName: string) {
+    const expiresAt = row.expiresAt;
     const link = `${services.settings.publicUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
     const outcome = await services.mailer.send({
       to: row.email,
@@ -123,10 +116,7 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
         `API: POST ${services.settings.publicUrl}/v1/auth/invitations/accept with {"token":"${token}","password":"..."}\n\n` +
         `The invitation expires at ${expiresAt.toISOString()}.`,
     });
-    return services.prisma.invitation.update({
-      where: { id: invitationId },
-      data: outcome.delivered ? { deliveryStatus: "sent", emailSentAt: services.now() } : { deliveryStatus: "failed" },
-    });
+    return recordInvitationDelivery(services.database, row.organizationId, row.id, { status: outcome.delivered ? "sent" : "failed", at: services.now() });
   }
 
   return [
@@ -150,33 +140,19 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
         if (body.role === "owner" && principal.role !== "owner") {
           throw new GatewayError("permission_denied", { message: "Only owners may invite owners.", param: "role" });
         }
-        const emailNormalized = normalizeEmail(body.email);
-        const member = await services.prisma.membership.count({ where: { organizationId, user: { emailNormalized } } });
-        if (member > 0) throw new GatewayError("conflict", { message: "This person is already a member.", param: "email" });
-        const pending = await services.prisma.invitation.findFirst({
-          where: { organizationId, emailNormalized, acceptedAt: null, revokedAt: null, expiresAt: { gt: services.now() } },
+        const { token, expiresAt } = issueToken();
+        const created = await createInvitation(services.database, {
+          organizationId,
+          email: body.email,
+          role: body.role,
+          projectIds: body.project_ids,
+          tokenHash: hashToken(token),
+          expiresAt,
+          invitedByUserId: principal.userId,
+          now: services.now(),
         });
-        if (pending !== null) {
-          throw new GatewayError("conflict", { message: "A pending invitation exists for this email; resend it instead.", param: "email", details: { invitation_id: pending.id } });
-        }
-        const projectIds = [...new Set(body.project_ids)];
-        if ((await services.prisma.project.count({ where: { organizationId, id: { in: projectIds } } })) !== projectIds.length) {
-          throw new GatewayError("invalid_request", { message: "project_ids names a project of another organization or none.", param: "project_ids" });
-        }
-        const created = await services.prisma.invitation.create({
-          data: {
-            organizationId,
-            email: body.email.trim(),
-            emailNormalized,
-            role: body.role,
-            projectIds,
-            tokenHash: hashToken(generateToken("inv_")),
-            invitedByUserId: principal.userId,
-            expiresAt: services.now(),
-          },
-        });
-        const row = await issueAndSend(created.id, principal.organization.name, principal.name || principal.email);
-        const after = presentInvitation(row, services.now());
+        const row = await send(created, token, principal.organization.name, principal.name || principal.email);
+        const after = presentInvitation(row);
         await auditChange(services, context, { action: "invitation.created", targetType: "invitation", targetId: row.id, after });
         return { status: 201, body: after };
       },
@@ -192,38 +168,17 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       query: listQuery,
       responses: [{ status: 200, description: "The invitation list", schema: listObjectSchema(invitationSchema) }],
       async handler({ principal, query }) {
-        const now = services.now();
-        const statusWhere: Record<string, unknown> =
-          query.status === "accepted"
-            ? { acceptedAt: { not: null } }
-            : query.status === "revoked"
-              ? { acceptedAt: null, revokedAt: { not: null } }
-              : query.status === "expired"
-                ? { acceptedAt: null, revokedAt: null, expiresAt: { lte: now } }
-                : query.status === "pending"
-                  ? { acceptedAt: null, revokedAt: null, expiresAt: { gt: now } }
-                  : {};
-        const deliveryWhere: Record<string, unknown> =
-          query.delivery_status === "expired"
-            ? { acceptedAt: null, revokedAt: null, expiresAt: { lte: now } }
-            : query.delivery_status
-              ? { deliveryStatus: query.delivery_status, OR: [{ acceptedAt: { not: null } }, { revokedAt: { not: null } }, { expiresAt: { gt: now } }] }
-              : {};
-        const rows = await services.prisma.invitation.findMany({
-          where: {
-            AND: [
-              { organizationId: principal.organization.id },
-              statusWhere,
-              deliveryWhere,
-              query.email ? { emailNormalized: normalizeEmail(query.email) } : {},
-              query.role ? { role: query.role } : {},
-              afterCursorWhere(query.cursor, "createdAt"),
-            ],
-          },
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          take: query.limit + 1,
+        const page = await listInvitations(services.database, {
+          organizationId: principal.organization.id,
+          ...(query.status ? { state: query.status } : {}),
+          ...(query.delivery_status ? { deliveryStatus: query.delivery_status } : {}),
+          ...(query.email ? { email: query.email } : {}),
+          ...(query.role ? { role: query.role } : {}),
+          limit: query.limit,
+          ...(query.cursor ? { cursor: query.cursor } : {}),
+          now: services.now(),
         });
-        return { status: 200, body: toListPage(rows, query.limit, "createdAt", (row) => presentInvitation(row, now)) };
+        return { status: 200, body: pageOf(page, presentInvitation) };
       },
     }),
     defineRoute({
@@ -236,7 +191,7 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       params,
       responses: [{ status: 200, description: "The invitation", schema: invitationSchema }],
       async handler({ principal, params: { invitation_id } }) {
-        return { status: 200, body: presentInvitation(await load(principal.organization.id, invitation_id), services.now()) };
+        return { status: 200, body: presentInvitation(await load(principal.organization.id, invitation_id)) };
       },
     }),
     defineRoute({
@@ -255,15 +210,18 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       async handler(context) {
         const { principal, params: { invitation_id } } = context;
         const existing = await load(principal.organization.id, invitation_id);
-        if (existing.acceptedAt !== null) throw new GatewayError("conflict", { message: "The invitation was already accepted." });
-        if (existing.revokedAt !== null) throw new GatewayError("conflict", { message: "The invitation was revoked; create a new one." });
         const limiterKey = `resend:${existing.id}`;
         const wait = services.resendLimiter.retryAfterSeconds(limiterKey);
-        if (wait > 0) throw new GatewayError("too_many_attempts", { message: "This invitation was resent too often; try again later.", retryAfter: wait });
+        // Accepted and revoked invitations answer renewInvitation's 409 even when throttled.
+        if (wait > 0 && existing.acceptedAt === null && existing.revokedAt === null) {
+          throw new GatewayError("too_many_attempts", { message: "This invitation was resent too often; try again later.", retryAfter: wait });
+        }
+        const before = presentInvitation(existing);
+        const { token, expiresAt } = issueToken();
+        const renewed = await renewInvitation(services.database, existing.organizationId, existing.id, { tokenHash: hashToken(token), expiresAt, now: services.now() });
         services.resendLimiter.hit(limiterKey);
-        const before = presentInvitation(existing, services.now());
-        const row = await issueAndSend(existing.id, principal.organization.name, principal.name || principal.email);
-        const after = presentInvitation(row, services.now());
+        const row = await send(renewed, token, principal.organization.name, principal.name || principal.email);
+        const after = presentInvitation(row);
         await auditChange(services, context, { action: "invitation.resent", targetType: "invitation", targetId: row.id, before, after });
         return { status: 200, body: after };
       },
@@ -281,11 +239,10 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       async handler(context) {
         const { principal, params: { invitation_id } } = context;
         const existing = await load(principal.organization.id, invitation_id);
-        if (existing.acceptedAt !== null) throw new GatewayError("conflict", { message: "The invitation was already accepted; remove the member instead." });
-        if (existing.revokedAt !== null) return { status: 200, body: presentInvitation(existing, services.now()) };
-        const row = await services.prisma.invitation.update({ where: { id: existing.id }, data: { revokedAt: services.now() } });
-        const after = presentInvitation(row, services.now());
-        await auditChange(services, context, { action: "invitation.revoked", targetType: "invitation", targetId: row.id, before: presentInvitation(existing, services.now()), after });
+        if (existing.revokedAt !== null) return { status: 200, body: presentInvitation(existing) };
+        const row = await revokeInvitation(services.database, existing.organizationId, existing.id, services.now());
+        const after = presentInvitation(row);
+        await auditChange(services, context, { action: "invitation.revoked", targetType: "invitation", targetId: row.id, before: presentInvitation(existing), after });
         return { status: 200, body: after };
       },
     }),
@@ -305,41 +262,32 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       responses: [{ status: 200, description: "Accepted", schema: acceptanceSchema }],
       async handler({ request, requestId, body }) {
         const now = services.now();
-        const invitation = await services.prisma.invitation.findUnique({ where: { tokenHash: hashToken(body.token) }, include: { organization: true } });
-        if (invitation === null || statusOf(invitation, now) !== "pending") {
+        const tokenHash = hashToken(body.token);
+        const invitation = await findInvitationByTokenHash(services.database, tokenHash, now);
+        if (invitation === null || invitation.status !== "pending") {
           throw new GatewayError("not_found", { message: "The invitation does not exist, expired, was revoked or was already used." });
         }
-        let user = await services.prisma.user.findUnique({ where: { emailNormalized: invitation.emailNormalized } });
+        let user = await findUserByEmail(services.database, invitation.email);
         const accountCreated = user === null;
         if (user === null) {
           if (!body.name) throw new GatewayError("invalid_request", { message: "name is required to create the account.", param: "name" });
-          user = await services.prisma.user.create({
-            data: { email: invitation.email, emailNormalized: invitation.emailNormalized, name: body.name, passwordHash: await hashPassword(body.password) },
-          });
+          user = await createUser(services.database, { email: invitation.email, name: body.name, passwordHash: await hashPassword(body.password) });
         } else if (user.passwordHash === null) {
-          await services.prisma.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(body.password), ...(body.name ? { name: body.name } : {}) } });
+          await updateUser(services.database, user.id, { passwordHash: await hashPassword(body.password), ...(body.name ? { name: body.name } : {}) });
         } else if (!(await verifyPassword(body.password, user.passwordHash))) {
           throw new GatewayError("invalid_credentials", { message: "An account exists for this email; give its current password to accept." });
         }
-        const claimed = await services.prisma.invitation.updateMany({
-          where: { id: invitation.id, acceptedAt: null, revokedAt: null },
-          data: { acceptedAt: now, acceptedByUserId: user.id },
-        });
-        if (claimed.count === 0) throw new GatewayError("not_found", { message: "The invitation was already used." });
-        const existingMembership = await services.prisma.membership.findUnique({ where: { organizationId_userId: { organizationId: invitation.organizationId, userId: user.id } } });
-        if (existingMembership === null) {
-          await services.prisma.membership.create({ data: { organizationId: invitation.organizationId, userId: user.id, role: invitation.role } });
+        let accepted: InvitationRecord;
+        try {
+          accepted = await acceptInvitation(services.database, { tokenHash, userId: user.id, now });
+        } catch (error) {
+          // Accepted, revoked or expired in the meantime: the link is as dead as an unknown one.
+          if (GatewayError.isInstance(error) && (error.code === "conflict" || error.code === "not_found")) {
+            throw new GatewayError("not_found", { message: "The invitation was already used." });
+          }
+          throw error;
         }
-        const projectIds = stringArray(invitation.projectIds);
-        const existingProjects = await services.prisma.project.findMany({ where: { organizationId: invitation.organizationId, id: { in: projectIds } }, select: { id: true } });
-        for (const project of existingProjects) {
-          await services.prisma.projectMember.upsert({
-            where: { projectId_userId: { projectId: project.id, userId: user.id } },
-            create: { projectId: project.id, userId: user.id },
-            update: {},
-          });
-        }
-        const accepted = await services.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+        const organization = found(await getOrganization(services.database, invitation.organizationId), "Organization");
         await recordAuditEvent(services, { request, requestId }, {
           organizationId: invitation.organizationId,
           actorId: user.id,
@@ -351,9 +299,9 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
         return {
           status: 200,
           body: {
-            invitation: presentInvitation(accepted, now),
+            invitation: presentInvitation(accepted),
             user: { id: user.id, email: user.email, name: user.name },
-            organization: { id: invitation.organization.id, name: invitation.organization.name, slug: invitation.organization.slug },
+            organization: { id: organization.id, name: organization.name, slug: organization.slug },
             account_created: accountCreated,
             object: "organization.invitation.acceptance",
           },

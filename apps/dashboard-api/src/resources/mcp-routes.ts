@@ -1,4 +1,23 @@
-import { generateToken, hashToken } from "@gateway/db";
+import {
+  beginMcpServerOAuth,
+  claimMcpServerOAuthState,
+  clearMcpServerTokens,
+  completeMcpServerOAuth,
+  createMcpServer,
+  deleteMcpServer,
+  generateToken,
+  getMcpServer,
+  getMcpServerClientSecret,
+  getMcpServerTokens,
+  getMcpToken,
+  hashToken,
+  listMcpServers,
+  listMcpTokens,
+  revokeMcpToken,
+  updateMcpServer,
+  type McpServerRecord,
+  type McpTokenRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { deliveryUrl } from "../delivery/destination-url.js";
@@ -16,7 +35,7 @@ import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js"
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { recordAuditEvent } from "../services/record-audit-event.js";
-import { auditChange, found, stringArray, withConflict } from "./resource-helpers.js";
+import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 const pendingLifetimeMs = 10 * 60_000;
 
@@ -76,27 +95,6 @@ const oauthResultSchema = z.object({
   object: z.literal("mcp.oauth.result"),
 });
 
-interface ServerRow {
-  id: string;
-  organizationId: string;
-  name: string;
-  url: string;
-  transport: string;
-  authKind: string;
-  status: string;
-  statusMessage: string | null;
-  oauthMetadata: unknown;
-  oauthClientRegistration: unknown;
-  oauthClientSecretCiphertext: string | null;
-  tokensCiphertext: string | null;
-  tokensExpiresAt: Date | null;
-  pendingVerifierCiphertext: string | null;
-  pendingRedirectUri: string | null;
-  pendingExpiresAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 interface StoredMetadata {
   resource?: string;
   issuer?: string;
@@ -104,7 +102,6 @@ interface StoredMetadata {
   token_endpoint?: string;
   revocation_endpoint?: string;
   scope?: string | null;
-  pending_user_id?: string | null;
 }
 
 interface StoredRegistration {
@@ -114,11 +111,11 @@ interface StoredRegistration {
   preregistered?: boolean;
 }
 
-function metadataOf(row: ServerRow): StoredMetadata {
+function metadataOf(row: McpServerRecord): StoredMetadata {
   return typeof row.oauthMetadata === "object" && row.oauthMetadata !== null ? (row.oauthMetadata as StoredMetadata) : {};
 }
 
-function registrationOf(row: ServerRow): StoredRegistration {
+function registrationOf(row: McpServerRecord): StoredRegistration {
   return typeof row.oauthClientRegistration === "object" && row.oauthClientRegistration !== null ? (row.oauthClientRegistration as StoredRegistration) : {};
 }
 
@@ -156,15 +153,16 @@ const tokenListQuery = z.object({ server_id: resourceId.optional(), status: z.en
 export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
   const redirectUri = () => `${services.settings.publicUrl}/api/mcp/oauth/callback`;
   const timeoutMs = () => services.settings.deliveryTimeoutMs;
-  const presentServer = (row: ServerRow): z.infer<typeof mcpServerSchema> => ({
+  const secretBox = { secretBox: services.secrets };
+  const presentServer = (row: McpServerRecord): z.infer<typeof mcpServerSchema> => ({
     id: row.id,
     name: row.name,
     url: row.url,
-    transport: row.transport as "streamable_http" | "sse",
-    auth_kind: row.authKind as "none" | "bearer" | "oauth",
-    status: row.status as "pending" | "connected" | "error" | "disconnected",
+    transport: row.transport,
+    auth_kind: row.authKind,
+    status: row.status,
     status_message: row.statusMessage,
-    has_credentials: row.tokensCiphertext !== null,
+    has_credentials: row.hasTokens,
     token_expires_at: iso(row.tokensExpiresAt),
     oauth_client_id: registrationOf(row).client_id ?? null,
     authorization_server: metadataOf(row).issuer ?? null,
@@ -172,25 +170,13 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
     updated_at: iso(row.updatedAt),
     object: "mcp.server",
   });
-  const presentToken = (row: {
-    id: string;
-    name: string;
-    serverId: string | null;
-    userId: string | null;
-    prefix: string;
-    scopes: unknown;
-    createdAt: Date;
-    expiresAt: Date | null;
-    lastUsedAt: Date | null;
-    revokedAt: Date | null;
-    revokedByUserId: string | null;
-  }): z.infer<typeof mcpTokenSchema> => ({
+  const presentToken = (row: McpTokenRecord): z.infer<typeof mcpTokenSchema> => ({
     id: row.id,
     name: row.name,
     server_id: row.serverId,
     user_id: row.userId,
     prefix: row.prefix,
-    scopes: stringArray(row.scopes),
+    scopes: row.scopes,
     status: row.revokedAt !== null ? "revoked" : row.expiresAt !== null && row.expiresAt <= services.now() ? "expired" : "active",
     created_at: iso(row.createdAt),
     expires_at: iso(row.expiresAt),
@@ -199,19 +185,21 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
     revoked_by_user_id: row.revokedByUserId,
     object: "mcp.token",
   });
-  const load = (organizationId: string, id: string) =>
-    services.prisma.mcpServer.findFirst({ where: { id, organizationId } }).then((row) => found(row, "MCP server"));
+  const load = (organizationId: string, id: string) => getMcpServer(services.database, organizationId, id).then((row) => found(row, "MCP server"));
   const conflict = "An MCP server with this name already exists.";
-  const clientOf = (row: ServerRow): OAuthClient | null => {
+  /** The OAuth client of a server; `clientSecret` as given, else read (decrypted) from the database. */
+  const clientOf = async (row: McpServerRecord, clientSecret?: string | null): Promise<OAuthClient | null> => {
     const registration = registrationOf(row);
     if (!registration.client_id) return null;
     return {
       clientId: registration.client_id,
-      clientSecret: row.oauthClientSecretCiphertext ? services.secrets.decrypt(row.oauthClientSecretCiphertext) : null,
+      clientSecret: clientSecret !== undefined ? clientSecret : await getMcpServerClientSecret(services.database, row.organizationId, row.id, secretBox),
       tokenEndpointAuthMethod: registration.token_endpoint_auth_method ?? "none",
       registration: registration as Record<string, unknown>,
     };
   };
+  const markFailed = (row: McpServerRecord, statusMessage: string) =>
+    updateMcpServer(services.database, row.organizationId, row.id, { status: "error", statusMessage }, secretBox);
 
   return [
     defineRoute({
@@ -228,24 +216,20 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
         const { principal, body } = context;
         const row = await withConflict(
           () =>
-            services.prisma.mcpServer.create({
-              data: {
+            createMcpServer(
+              services.database,
+              {
                 organizationId: principal.organization.id,
                 name: body.name,
                 url: body.url,
                 transport: body.transport,
                 authKind: body.auth_kind,
-                status: body.auth_kind === "oauth" ? "disconnected" : "connected",
-                tokensCiphertext: body.auth_kind === "bearer" && body.bearer_token ? services.secrets.encrypt(JSON.stringify({ access_token: body.bearer_token, token_type: "Bearer" })) : null,
-                ...(body.oauth_client_id
-                  ? {
-                      oauthClientRegistration: { client_id: body.oauth_client_id, token_endpoint_auth_method: body.oauth_client_secret ? "client_secret_basic" : "none", preregistered: true },
-                      oauthClientSecretCiphertext: body.oauth_client_secret ? services.secrets.encrypt(body.oauth_client_secret) : null,
-                    }
-                  : {}),
+                bearerToken: body.bearer_token ?? null,
+                oauthClient: body.oauth_client_id ? { clientId: body.oauth_client_id, clientSecret: body.oauth_client_secret ?? null } : null,
                 createdByUserId: principal.userId,
               },
-            }),
+              secretBox,
+            ),
           conflict,
           "name",
         );
@@ -263,8 +247,7 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       access: "mcp:read",
       responses: [{ status: 200, description: "Servers", schema: listObjectSchema(mcpServerSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.mcpServer.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentServer)) };
+        return { status: 200, body: fullList((await listMcpServers(services.database, principal.organization.id)).map(presentServer)) };
       },
     }),
     defineRoute({
@@ -295,40 +278,23 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       async handler(context) {
         const { principal, params: { server_id }, body } = context;
         const existing = await load(principal.organization.id, server_id);
-        if (body.bearer_token !== undefined && existing.authKind !== "bearer") {
-          throw new GatewayError("invalid_request", { message: "bearer_token applies only to auth_kind bearer.", param: "bearer_token" });
-        }
-        const urlChanged = body.url !== undefined && body.url !== existing.url;
         const row = await withConflict(
           () =>
-            services.prisma.mcpServer.update({
-              where: { id: existing.id },
-              data: {
+            updateMcpServer(
+              services.database,
+              existing.organizationId,
+              existing.id,
+              {
                 ...(body.name !== undefined ? { name: body.name } : {}),
                 ...(body.transport !== undefined ? { transport: body.transport } : {}),
                 ...(body.url !== undefined ? { url: body.url } : {}),
-                ...(urlChanged && existing.authKind === "oauth"
-                  ? {
-                      oauthMetadata: {},
-                      ...(registrationOf(existing).preregistered ? {} : { oauthClientRegistration: {}, oauthClientSecretCiphertext: null }),
-                      tokensCiphertext: null,
-                      tokensExpiresAt: null,
-                      status: "disconnected",
-                      statusMessage: null,
-                      pendingStateHash: null,
-                    }
-                  : {}),
-                ...(body.bearer_token !== undefined
-                  ? { tokensCiphertext: services.secrets.encrypt(JSON.stringify({ access_token: body.bearer_token, token_type: "Bearer" })), status: "connected" }
-                  : {}),
+                ...(body.bearer_token !== undefined ? { bearerToken: body.bearer_token } : {}),
               },
-            }),
+              { ...secretBox, actorUserId: principal.userId, now: services.now() },
+            ),
           conflict,
           "name",
         );
-        if (urlChanged && existing.authKind === "oauth") {
-          await services.prisma.mcpToken.updateMany({ where: { serverId: existing.id, revokedAt: null }, data: { revokedAt: services.now(), revokedByUserId: principal.userId } });
-        }
         const after = presentServer(row);
         await auditChange(services, context, { action: "mcp_server.updated", targetType: "mcp_server", targetId: row.id, before: presentServer(existing), after });
         return { status: 200, body: after };
@@ -346,7 +312,7 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       async handler(context) {
         const { principal, params: { server_id } } = context;
         const existing = await load(principal.organization.id, server_id);
-        await services.prisma.mcpServer.delete({ where: { id: existing.id } });
+        await deleteMcpServer(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "mcp_server.deleted", targetType: "mcp_server", targetId: existing.id, before: presentServer(existing) });
         return { status: 200, body: { id: existing.id, object: "mcp.server", deleted: true } };
       },
@@ -377,13 +343,12 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
         try {
           discovered = await discoverOAuthMetadata({ serverUrl: existing.url, timeoutMs: timeoutMs() });
         } catch (error) {
-          const message = GatewayError.isInstance(error) ? error.message : "OAuth discovery failed.";
-          await services.prisma.mcpServer.update({ where: { id: existing.id }, data: { status: "error", statusMessage: message } });
+          await markFailed(existing, GatewayError.isInstance(error) ? error.message : "OAuth discovery failed.");
           throw error;
         }
         const authorizationServer = discovered.authorizationServer;
         const scope = discovered.protectedResource.scopes_supported?.join(" ") || null;
-        let client = clientOf(existing);
+        let client = await clientOf(existing);
         const registration = registrationOf(existing);
         const registeredElsewhere = client !== null && !registration.preregistered && registration.redirect_uri !== redirectUri();
         if (client === null || registeredElsewhere) {
@@ -411,28 +376,29 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
           token_endpoint: authorizationServer.token_endpoint,
           ...(authorizationServer.revocation_endpoint ? { revocation_endpoint: authorizationServer.revocation_endpoint } : {}),
           scope,
-          pending_user_id: principal.userId,
         };
-        await services.prisma.mcpServer.update({
-          where: { id: existing.id },
-          data: {
-            status: "pending",
-            statusMessage: null,
-            oauthMetadata: metadata as object,
-            oauthClientRegistration: {
+        await beginMcpServerOAuth(
+          services.database,
+          {
+            organizationId: existing.organizationId,
+            id: existing.id,
+            stateHash: hashToken(state),
+            codeVerifier: pkce.verifier,
+            redirectUri: redirectUri(),
+            expiresAt,
+            metadata,
+            clientRegistration: {
               ...client.registration,
               client_id: client.clientId,
               token_endpoint_auth_method: client.tokenEndpointAuthMethod,
               redirect_uri: redirectUri(),
               ...(registration.preregistered && client.clientId === registration.client_id ? { preregistered: true } : {}),
             },
-            oauthClientSecretCiphertext: client.clientSecret ? services.secrets.encrypt(client.clientSecret) : null,
-            pendingStateHash: hashToken(state),
-            pendingVerifierCiphertext: services.secrets.encrypt(pkce.verifier),
-            pendingRedirectUri: redirectUri(),
-            pendingExpiresAt: expiresAt,
+            clientSecret: client.clientSecret ?? null,
+            pendingUserId: principal.userId,
           },
-        });
+          secretBox,
+        );
         const authorizationUrl = buildAuthorizationUrl({
           authorizationEndpoint: authorizationServer.authorization_endpoint,
           clientId: client.clientId,
@@ -479,22 +445,17 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       query: callbackQuery,
       responses: [{ status: 200, description: "Connected", schema: oauthResultSchema }],
       async handler({ request, requestId, query }) {
-        const server = await services.prisma.mcpServer.findUnique({ where: { pendingStateHash: hashToken(query.state) } });
-        if (server === null || server.pendingExpiresAt === null || server.pendingExpiresAt <= services.now() || !server.pendingVerifierCiphertext) {
-          throw new GatewayError("not_found", { message: "Unknown or expired OAuth state; start the authorization again." });
-        }
-        // Single use: forget the pending state before anything else.
-        await services.prisma.mcpServer.update({
-          where: { id: server.id },
-          data: { pendingStateHash: null, pendingVerifierCiphertext: null, pendingExpiresAt: null, pendingRedirectUri: null },
-        });
+        // Single use: claiming forgets the pending state before anything else.
+        const pending = await claimMcpServerOAuthState(services.database, hashToken(query.state), { ...secretBox, now: services.now() });
+        if (pending === null) throw new GatewayError("not_found", { message: "Unknown or expired OAuth state; start the authorization again." });
+        const { server } = pending;
         const metadata = metadataOf(server);
         if (query.error || !query.code) {
           const message = `Authorization refused: ${query.error ?? "no code"}.`;
-          await services.prisma.mcpServer.update({ where: { id: server.id }, data: { status: "error", statusMessage: message } });
+          await markFailed(server, message);
           throw new GatewayError("invalid_request", { message, details: { oauth_error: query.error ?? null } });
         }
-        const client = clientOf(server);
+        const client = await clientOf(server, pending.clientSecret);
         if (client === null || !metadata.token_endpoint || !metadata.resource) throw new GatewayError("not_found", { message: "The authorization is no longer pending." });
         let tokens;
         try {
@@ -502,43 +463,35 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
             tokenEndpoint: metadata.token_endpoint,
             client,
             code: query.code,
-            redirectUri: server.pendingRedirectUri ?? redirectUri(),
-            codeVerifier: services.secrets.decrypt(server.pendingVerifierCiphertext),
+            redirectUri: pending.redirectUri,
+            codeVerifier: pending.codeVerifier,
             resource: metadata.resource,
             timeoutMs: timeoutMs(),
           });
         } catch (error) {
-          await services.prisma.mcpServer.update({ where: { id: server.id }, data: { status: "error", statusMessage: GatewayError.isInstance(error) ? error.message : "Code exchange failed." } });
+          await markFailed(server, GatewayError.isInstance(error) ? error.message : "Code exchange failed.");
           throw error;
         }
         const now = services.now();
         const expiresAt = typeof tokens.expires_in === "number" ? new Date(now.getTime() + tokens.expires_in * 1000) : null;
-        const userId = metadata.pending_user_id ?? null;
-        await services.prisma.mcpToken.updateMany({ where: { serverId: server.id, revokedAt: null }, data: { revokedAt: now, revokedByUserId: userId } });
-        await services.prisma.mcpServer.update({
-          where: { id: server.id },
-          data: {
-            status: "connected",
-            statusMessage: null,
-            tokensCiphertext: services.secrets.encrypt(
-              JSON.stringify({ access_token: tokens.access_token, refresh_token: tokens.refresh_token ?? null, token_type: tokens.token_type, scope: tokens.scope ?? null }),
-            ),
-            tokensExpiresAt: expiresAt,
-            oauthMetadata: { ...metadata, pending_user_id: null } as object,
-          },
-        });
-        const tokenRow = await services.prisma.mcpToken.create({
-          data: {
+        const userId = pending.pendingUserId;
+        const { token: tokenRow } = await completeMcpServerOAuth(
+          services.database,
+          {
             organizationId: server.organizationId,
-            serverId: server.id,
-            userId,
-            name: `${server.name} (OAuth)`,
-            prefix: tokens.access_token.slice(0, 6),
-            tokenHash: hashToken(`${server.id}:${tokens.access_token}:${now.getTime()}`),
-            scopes: (tokens.scope ?? metadata.scope ?? "").split(" ").filter((value) => value !== ""),
+            id: server.id,
+            tokens: { accessToken: tokens.access_token, refreshToken: tokens.refresh_token ?? null, tokenType: tokens.token_type, scope: tokens.scope ?? null },
             expiresAt,
+            userId,
+            grant: {
+              name: `${server.name} (OAuth)`,
+              prefix: tokens.access_token.slice(0, 6),
+              scopes: (tokens.scope ?? metadata.scope ?? "").split(" ").filter((value) => value !== ""),
+            },
+            now,
           },
-        });
+          secretBox,
+        );
         await recordAuditEvent(services, { request, requestId }, {
           organizationId: server.organizationId,
           actorId: userId,
@@ -561,9 +514,10 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       query: tokenListQuery,
       responses: [{ status: 200, description: "Tokens, newest first", schema: listObjectSchema(mcpTokenSchema) }],
       async handler({ principal, query }) {
-        const rows = await services.prisma.mcpToken.findMany({
-          where: { organizationId: principal.organization.id, ...(query.server_id ? { serverId: query.server_id } : {}) },
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        const rows = await listMcpTokens(services.database, {
+          organizationId: principal.organization.id,
+          ...(query.server_id ? { serverId: query.server_id } : {}),
+          includeRevoked: true,
         });
         const data = rows.map(presentToken).filter((token) => query.status === undefined || token.status === query.status);
         return { status: 200, body: fullList(data) };
@@ -584,25 +538,29 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       responses: [{ status: 200, description: "The revoked token", schema: mcpTokenSchema }],
       async handler(context) {
         const { principal, params: { token_id } } = context;
-        const existing = found(await services.prisma.mcpToken.findFirst({ where: { id: token_id, organizationId: principal.organization.id } }), "MCP token");
+        const existing = found(await getMcpToken(services.database, principal.organization.id, token_id), "MCP token");
         if (existing.revokedAt !== null) return { status: 200, body: presentToken(existing) };
-        const row = await services.prisma.mcpToken.update({ where: { id: existing.id }, data: { revokedAt: services.now(), revokedByUserId: principal.userId } });
-        if (existing.serverId) {
-          const server = await services.prisma.mcpServer.findUnique({ where: { id: existing.serverId } });
-          if (server !== null && server.authKind === "oauth" && server.tokensCiphertext) {
-            const metadata = metadataOf(server);
-            const client = clientOf(server);
-            if (metadata.revocation_endpoint && client) {
-              const stored = JSON.parse(services.secrets.decrypt(server.tokensCiphertext)) as { access_token?: string; refresh_token?: string | null };
-              if (stored.refresh_token) {
-                await revokeOAuthToken({ revocationEndpoint: metadata.revocation_endpoint, client, token: stored.refresh_token, tokenTypeHint: "refresh_token", timeoutMs: timeoutMs() });
-              }
-              if (stored.access_token) {
-                await revokeOAuthToken({ revocationEndpoint: metadata.revocation_endpoint, client, token: stored.access_token, tokenTypeHint: "access_token", timeoutMs: timeoutMs() });
-              }
+        const { token: row, revoked } = await revokeMcpToken(services.database, {
+          organizationId: existing.organizationId,
+          id: existing.id,
+          revokedByUserId: principal.userId,
+          now: services.now(),
+        });
+        if (!revoked) return { status: 200, body: presentToken(row) };
+        const server = existing.serverId ? await getMcpServer(services.database, existing.organizationId, existing.serverId) : null;
+        if (server !== null && server.authKind === "oauth" && server.hasTokens) {
+          const metadata = metadataOf(server);
+          const client = await clientOf(server);
+          const stored = await getMcpServerTokens(services.database, server.organizationId, server.id, secretBox);
+          if (metadata.revocation_endpoint && client && stored) {
+            if (stored.refreshToken) {
+              await revokeOAuthToken({ revocationEndpoint: metadata.revocation_endpoint, client, token: stored.refreshToken, tokenTypeHint: "refresh_token", timeoutMs: timeoutMs() });
             }
-            await services.prisma.mcpServer.update({ where: { id: server.id }, data: { tokensCiphertext: null, tokensExpiresAt: null, status: "disconnected" } });
+            if (stored.accessToken) {
+              await revokeOAuthToken({ revocationEndpoint: metadata.revocation_endpoint, client, token: stored.accessToken, tokenTypeHint: "access_token", timeoutMs: timeoutMs() });
+            }
           }
+          await clearMcpServerTokens(services.database, server.organizationId, server.id);
         }
         const after = presentToken(row);
         await auditChange(services, context, { action: "mcp_token.revoked", targetType: "mcp_token", targetId: row.id, before: presentToken(existing), after });

@@ -1,3 +1,14 @@
+import {
+  deleteMembership,
+  getOrganization,
+  getOrganizationMember,
+  listOrganizationMembers,
+  setProjectMembershipsOfUser,
+  updateMembershipRole,
+  updateOrganization,
+  type OrganizationMember,
+  type OrganizationRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { roleLabels, roles, type Role } from "../auth/role-permissions.js";
@@ -47,8 +58,7 @@ const organizationBody = z
 
 /** Member and organization routes: `/api/members`, `/api/organization`. */
 export function createMemberRoutes(services: DashboardServices): DashboardRoute[] {
-  async function present(organizationId: string, membership: { userId: string; role: string; createdAt: Date; user: { email: string; name: string; lastLoginAt: Date | null } }) {
-    const assigned = await services.prisma.projectMember.findMany({ where: { userId: membership.userId, project: { organizationId } }, select: { projectId: true }, orderBy: { createdAt: "asc" } });
+  function present(organizationId: string, membership: OrganizationMember) {
     const role = membership.role as Role;
     return {
       id: membership.userId,
@@ -57,22 +67,19 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       name: membership.user.name,
       role,
       role_label: roleLabels[role] ?? role,
-      project_ids: assigned.map((row) => row.projectId),
+      project_ids: membership.projectIds,
       joined_at: iso(membership.createdAt),
       last_login_at: iso(membership.user.lastLoginAt),
       object: "organization.user" as const,
     };
   }
-  const load = (organizationId: string, userId: string) =>
-    services.prisma.membership
-      .findUnique({ where: { organizationId_userId: { organizationId, userId } }, include: { user: true } })
-      .then((row) => found(row, "User"));
-  const ownerCount = (organizationId: string) => services.prisma.membership.count({ where: { organizationId, role: "owner" } });
-  const presentOrganization = (row: { id: string; name: string; slug: string; authenticationRequired: string; createdAt: Date; updatedAt: Date }) => ({
+  const load = (organizationId: string, userId: string) => getOrganizationMember(services.database, organizationId, userId).then((row) => found(row, "User"));
+  const loadOrganization = (organizationId: string) => getOrganization(services.database, organizationId).then((row) => found(row, "Organization"));
+  const presentOrganization = (row: OrganizationRecord) => ({
     id: row.id,
     name: row.name,
     slug: row.slug,
-    authentication_required: (row.authenticationRequired === "sso" ? "sso" : "password") as "password" | "sso",
+    authentication_required: row.authenticationRequired,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "organization" as const,
@@ -88,8 +95,7 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       access: "organization:read",
       responses: [{ status: 200, description: "The organization", schema: organizationSchema }],
       async handler({ principal }) {
-        const row = await services.prisma.organization.findUniqueOrThrow({ where: { id: principal.organization.id } });
-        return { status: 200, body: presentOrganization(row) };
+        return { status: 200, body: presentOrganization(await loadOrganization(principal.organization.id)) };
       },
     }),
     defineRoute({
@@ -105,13 +111,10 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       responses: [{ status: 200, description: "The organization", schema: organizationSchema }],
       async handler(context) {
         const { principal, body } = context;
-        const before = presentOrganization(await services.prisma.organization.findUniqueOrThrow({ where: { id: principal.organization.id } }));
-        const row = await services.prisma.organization.update({
-          where: { id: principal.organization.id },
-          data: {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.authentication_required !== undefined ? { authenticationRequired: body.authentication_required } : {}),
-          },
+        const before = presentOrganization(await loadOrganization(principal.organization.id));
+        const row = await updateOrganization(services.database, principal.organization.id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.authentication_required !== undefined ? { authenticationRequired: body.authentication_required } : {}),
         });
         const after = presentOrganization(row);
         await auditChange(services, context, { action: "organization.updated", targetType: "organization", targetId: row.id, before, after });
@@ -127,8 +130,8 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       access: "members:read",
       responses: [{ status: 200, description: "Members", schema: listObjectSchema(memberSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.membership.findMany({ where: { organizationId: principal.organization.id }, include: { user: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(await Promise.all(rows.map((row) => present(principal.organization.id, row)))) };
+        const rows = await listOrganizationMembers(services.database, principal.organization.id);
+        return { status: 200, body: fullList(rows.map((row) => present(principal.organization.id, row))) };
       },
     }),
     defineRoute({
@@ -141,7 +144,7 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       params,
       responses: [{ status: 200, description: "The member", schema: memberSchema }],
       async handler({ principal, params: { user_id } }) {
-        return { status: 200, body: await present(principal.organization.id, await load(principal.organization.id, user_id)) };
+        return { status: 200, body: present(principal.organization.id, await load(principal.organization.id, user_id)) };
       },
     }),
     defineRoute({
@@ -160,24 +163,17 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
         const { principal, params: { user_id }, body } = context;
         const organizationId = principal.organization.id;
         const existing = await load(organizationId, user_id);
-        const before = await present(organizationId, existing);
+        const before = present(organizationId, existing);
         if (body.role !== undefined && body.role !== existing.role) {
           if ((body.role === "owner" || existing.role === "owner") && principal.role !== "owner") {
             throw new GatewayError("permission_denied", { message: "Only owners may grant or take away the owner role.", param: "role" });
           }
-          if (existing.role === "owner" && (await ownerCount(organizationId)) <= 1) {
-            throw new GatewayError("conflict", { message: "The organization's last owner cannot be demoted.", param: "role" });
-          }
-          await services.prisma.membership.update({ where: { id: existing.id }, data: { role: body.role } });
+          await updateMembershipRole(services.database, { organizationId, userId: user_id, role: body.role });
         }
         if (body.project_ids !== undefined) {
-          const unique = [...new Set(body.project_ids)];
-          const known = await services.prisma.project.count({ where: { organizationId, id: { in: unique } } });
-          if (known !== unique.length) throw new GatewayError("invalid_request", { message: "project_ids names a project of another organization or none.", param: "project_ids" });
-          await services.prisma.projectMember.deleteMany({ where: { userId: user_id, project: { organizationId } } });
-          for (const projectId of unique) await services.prisma.projectMember.create({ data: { projectId, userId: user_id } });
+          await setProjectMembershipsOfUser(services.database, { organizationId, userId: user_id, projectIds: body.project_ids });
         }
-        const after = await present(organizationId, await load(organizationId, user_id));
+        const after = present(organizationId, await load(organizationId, user_id));
         await auditChange(services, context, { action: "member.updated", targetType: "user", targetId: user_id, before, after });
         return { status: 200, body: after };
       },
@@ -196,15 +192,9 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
         const { principal, params: { user_id } } = context;
         const organizationId = principal.organization.id;
         const existing = await load(organizationId, user_id);
-        if (existing.role === "owner") {
-          if (principal.role !== "owner") throw new GatewayError("permission_denied", { message: "Only owners may remove an owner." });
-          if ((await ownerCount(organizationId)) <= 1) throw new GatewayError("conflict", { message: "The organization's last owner cannot be removed." });
-        }
-        const before = await present(organizationId, existing);
-        await services.prisma.teamMember.deleteMany({ where: { userId: user_id, team: { organizationId } } });
-        await services.prisma.projectMember.deleteMany({ where: { userId: user_id, project: { organizationId } } });
-        await services.prisma.loginSession.updateMany({ where: { userId: user_id, organizationId, revokedAt: null }, data: { revokedAt: services.now() } });
-        await services.prisma.membership.delete({ where: { id: existing.id } });
+        if (existing.role === "owner" && principal.role !== "owner") throw new GatewayError("permission_denied", { message: "Only owners may remove an owner." });
+        const before = present(organizationId, existing);
+        await deleteMembership(services.database, organizationId, user_id, services.now());
         await auditChange(services, context, { action: "member.removed", targetType: "user", targetId: user_id, before });
         return { status: 200, body: { id: user_id, object: "organization.user", deleted: true } };
       },

@@ -1,10 +1,11 @@
+import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy, type PolicyRecord } from "@gateway/db";
 import { guardrailsConfigSchema } from "@gateway/policy-engine";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
-import { assertScopeBelongs, auditChange, found, stringArray, withConflict } from "./resource-helpers.js";
+import { assertScopeBelongs, auditChange, found, withConflict } from "./resource-helpers.js";
 
 const pattern = z.string().min(1).max(300).describe("Glob over provider-qualified model ids, e.g. `openai/*` or `*/anthropic/claude-*`");
 
@@ -22,27 +23,15 @@ export const policySchema = z.object({
   object: z.literal("policy"),
 });
 
-interface PolicyRow {
-  id: string;
-  name: string;
-  scope: string;
-  scopeId: string;
-  allow: unknown;
-  deny: unknown;
-  guardrails: unknown;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Renders a policy row. */
-export function presentPolicy(row: PolicyRow): z.infer<typeof policySchema> {
+/** Renders a policy. */
+export function presentPolicy(row: PolicyRecord): z.infer<typeof policySchema> {
   return {
     id: row.id,
     name: row.name,
-    scope: row.scope as "organization" | "project" | "key",
+    scope: row.scope,
     scope_id: row.scopeId,
-    allow: stringArray(row.allow),
-    deny: stringArray(row.deny),
+    allow: row.allow,
+    deny: row.deny,
     guardrails: row.guardrails ?? { rules: [] },
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
@@ -71,8 +60,7 @@ const params = idParams("policy_id");
 
 /** Policy routes under `/api/policies` (one policy per scope). */
 export function createPolicyRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.policy.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Policy"));
+  const load = (organizationId: string, id: string) => getPolicy(services.database, organizationId, id).then((row) => found(row, "Policy"));
   return [
     defineRoute({
       method: "post",
@@ -90,16 +78,14 @@ export function createPolicyRoutes(services: DashboardServices): DashboardRoute[
         await assertScopeBelongs(services, principal.organization.id, body.scope, body.scope_id);
         const row = await withConflict(
           () =>
-            services.prisma.policy.create({
-              data: {
-                organizationId: principal.organization.id,
-                name: body.name,
-                scope: body.scope,
-                scopeId: body.scope_id,
-                allow: body.allow,
-                deny: body.deny,
-                guardrails: (body.guardrails ?? { rules: [] }) as object,
-              },
+            createPolicy(services.database, {
+              organizationId: principal.organization.id,
+              name: body.name,
+              scope: body.scope,
+              scopeId: body.scope_id,
+              allow: body.allow,
+              deny: body.deny,
+              guardrails: body.guardrails ?? { rules: [] },
             }),
           "This scope already has a policy; update it instead.",
           "scope_id",
@@ -118,8 +104,7 @@ export function createPolicyRoutes(services: DashboardServices): DashboardRoute[
       access: "policies:read",
       responses: [{ status: 200, description: "Policies", schema: listObjectSchema(policySchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.policy.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentPolicy)) };
+        return { status: 200, body: fullList((await listPolicies(services.database, principal.organization.id)).map(presentPolicy)) };
       },
     }),
     defineRoute({
@@ -149,14 +134,11 @@ export function createPolicyRoutes(services: DashboardServices): DashboardRoute[
       async handler(context) {
         const { principal, params: { policy_id }, body } = context;
         const existing = await load(principal.organization.id, policy_id);
-        const row = await services.prisma.policy.update({
-          where: { id: existing.id },
-          data: {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.allow !== undefined ? { allow: body.allow } : {}),
-            ...(body.deny !== undefined ? { deny: body.deny } : {}),
-            ...(body.guardrails !== undefined ? { guardrails: body.guardrails as object } : {}),
-          },
+        const row = await updatePolicy(services.database, existing.organizationId, existing.id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.allow !== undefined ? { allow: body.allow } : {}),
+          ...(body.deny !== undefined ? { deny: body.deny } : {}),
+          ...(body.guardrails !== undefined ? { guardrails: body.guardrails } : {}),
         });
         const after = presentPolicy(row);
         await auditChange(services, context, { action: "policy.updated", targetType: "policy", targetId: row.id, before: presentPolicy(existing), after });
@@ -175,7 +157,7 @@ export function createPolicyRoutes(services: DashboardServices): DashboardRoute[
       async handler(context) {
         const { principal, params: { policy_id } } = context;
         const existing = await load(principal.organization.id, policy_id);
-        await services.prisma.policy.delete({ where: { id: existing.id } });
+        await deletePolicy(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "policy.deleted", targetType: "policy", targetId: existing.id, before: presentPolicy(existing) });
         return { status: 200, body: { id: existing.id, object: "policy", deleted: true } };
       },

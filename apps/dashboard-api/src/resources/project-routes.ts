@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/errors";
+import { createProject, deleteProject, getProject, listProjects, updateProject } from "@gateway/db";
 import { z } from "zod";
 import { deletedObjectSchema, displayName, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -52,8 +52,7 @@ const params = idParams("project_id");
 
 /** Project routes: CRUD under `/api/projects`. */
 export function createProjectRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.project.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Project"));
+  const load = (organizationId: string, id: string) => getProject(services.database, organizationId, id).then((row) => found(row, "Project"));
   return [
     defineRoute({
       method: "post",
@@ -68,10 +67,7 @@ export function createProjectRoutes(services: DashboardServices): DashboardRoute
       async handler(context) {
         const { body, principal } = context;
         const row = await withConflict(
-          () =>
-            services.prisma.project.create({
-              data: { organizationId: principal.organization.id, name: body.name, description: body.description ?? null, captureContent: body.capture_content },
-            }),
+          () => createProject(services.database, { organizationId: principal.organization.id, name: body.name, description: body.description ?? null, captureContent: body.capture_content }),
           "A project with this name already exists.",
           "name",
         );
@@ -89,8 +85,7 @@ export function createProjectRoutes(services: DashboardServices): DashboardRoute
       access: "projects:read",
       responses: [{ status: 200, description: "Projects, oldest first", schema: listObjectSchema(projectSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.project.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentProject)) };
+        return { status: 200, body: fullList((await listProjects(services.database, principal.organization.id)).map(presentProject)) };
       },
     }),
     defineRoute({
@@ -122,13 +117,10 @@ export function createProjectRoutes(services: DashboardServices): DashboardRoute
         const before = presentProject(await load(principal.organization.id, project_id));
         const row = await withConflict(
           () =>
-            services.prisma.project.update({
-              where: { id: project_id },
-              data: {
-                ...(body.name !== undefined ? { name: body.name } : {}),
-                ...(body.description !== undefined ? { description: body.description } : {}),
-                ...(body.capture_content !== undefined ? { captureContent: body.capture_content } : {}),
-              },
+            updateProject(services.database, principal.organization.id, project_id, {
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(body.description !== undefined ? { description: body.description } : {}),
+              ...(body.capture_content !== undefined ? { captureContent: body.capture_content } : {}),
             }),
           "A project with this name already exists.",
           "name",
@@ -151,14 +143,7 @@ export function createProjectRoutes(services: DashboardServices): DashboardRoute
       async handler(context) {
         const { principal, params: { project_id } } = context;
         const before = presentProject(await load(principal.organization.id, project_id));
-        const activeKeys = await services.prisma.apiKey.count({ where: { projectId: project_id, revokedAt: null } });
-        if (activeKeys > 0) {
-          throw new GatewayError("conflict", {
-            message: "Revoke the project's API keys before deleting it.",
-            details: { active_api_keys: activeKeys },
-          });
-        }
-        await services.prisma.project.delete({ where: { id: project_id } });
+        await deleteProject(services.database, principal.organization.id, project_id);
         await auditChange(services, context, { action: "project.deleted", targetType: "project", targetId: project_id, before });
         return { status: 200, body: { id: project_id, object: "project", deleted: true } };
       },

@@ -1,3 +1,4 @@
+import { createRateLimit, deleteRateLimit, getRateLimit, listRateLimits, updateRateLimit, type RateLimitRecord } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
@@ -22,23 +23,11 @@ export const rateLimitSchema = z.object({
   object: z.literal("rate_limit"),
 });
 
-interface RateLimitRow {
-  id: string;
-  scope: string;
-  scopeId: string;
-  windowSeconds: number;
-  requestsPerWindow: number | null;
-  tokensPerWindow: number | null;
-  concurrency: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Renders a rate limit row. */
-export function presentRateLimit(row: RateLimitRow): z.infer<typeof rateLimitSchema> {
+/** Renders a rate limit. */
+export function presentRateLimit(row: RateLimitRecord): z.infer<typeof rateLimitSchema> {
   return {
     id: row.id,
-    scope: row.scope as (typeof scopes)[number],
+    scope: row.scope,
     scope_id: row.scopeId,
     window_seconds: row.windowSeconds,
     requests_per_window: row.requestsPerWindow,
@@ -79,7 +68,7 @@ const params = idParams("rate_limit_id");
 /** Rate limit routes under `/api/rate-limits`. */
 export function createRateLimitRoutes(services: DashboardServices): DashboardRoute[] {
   const load = (organizationId: string, id: string) =>
-    services.prisma.rateLimit.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Rate limit"));
+    getRateLimit(services.database, organizationId, id).then((row) => found(row, "Rate limit"));
   const conflictMessage = "This scope already has a rate limit with this window.";
   return [
     defineRoute({
@@ -97,16 +86,14 @@ export function createRateLimitRoutes(services: DashboardServices): DashboardRou
         await assertScopeBelongs(services, principal.organization.id, body.scope, body.scope_id);
         const row = await withConflict(
           () =>
-            services.prisma.rateLimit.create({
-              data: {
-                organizationId: principal.organization.id,
-                scope: body.scope,
-                scopeId: body.scope_id,
-                windowSeconds: body.window_seconds,
-                requestsPerWindow: body.requests_per_window,
-                tokensPerWindow: body.tokens_per_window,
-                concurrency: body.concurrency,
-              },
+            createRateLimit(services.database, {
+              organizationId: principal.organization.id,
+              scope: body.scope,
+              scopeId: body.scope_id,
+              windowSeconds: body.window_seconds,
+              requestsPerWindow: body.requests_per_window,
+              tokensPerWindow: body.tokens_per_window,
+              concurrency: body.concurrency,
             }),
           conflictMessage,
           "window_seconds",
@@ -125,8 +112,7 @@ export function createRateLimitRoutes(services: DashboardServices): DashboardRou
       access: "rate_limits:read",
       responses: [{ status: 200, description: "Rate limits", schema: listObjectSchema(rateLimitSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.rateLimit.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentRateLimit)) };
+        return { status: 200, body: fullList((await listRateLimits(services.database, principal.organization.id)).map(presentRateLimit)) };
       },
     }),
     defineRoute({
@@ -166,14 +152,11 @@ export function createRateLimitRoutes(services: DashboardServices): DashboardRou
         }
         const row = await withConflict(
           () =>
-            services.prisma.rateLimit.update({
-              where: { id: existing.id },
-              data: {
-                ...(body.window_seconds !== undefined ? { windowSeconds: body.window_seconds } : {}),
-                requestsPerWindow: merged.requests_per_window,
-                tokensPerWindow: merged.tokens_per_window,
-                concurrency: merged.concurrency,
-              },
+            updateRateLimit(services.database, existing.organizationId, existing.id, {
+              ...(body.window_seconds !== undefined ? { windowSeconds: body.window_seconds } : {}),
+              requestsPerWindow: merged.requests_per_window,
+              tokensPerWindow: merged.tokens_per_window,
+              concurrency: merged.concurrency,
             }),
           conflictMessage,
           "window_seconds",
@@ -195,7 +178,7 @@ export function createRateLimitRoutes(services: DashboardServices): DashboardRou
       async handler(context) {
         const { principal, params: { rate_limit_id } } = context;
         const existing = await load(principal.organization.id, rate_limit_id);
-        await services.prisma.rateLimit.delete({ where: { id: existing.id } });
+        await deleteRateLimit(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "rate_limit.deleted", targetType: "rate_limit", targetId: existing.id, before: presentRateLimit(existing) });
         return { status: 200, body: { id: existing.id, object: "rate_limit", deleted: true } };
       },

@@ -1,3 +1,4 @@
+import { getApiKey, getProject, getTeam, isUniqueViolation } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import type { RouteContext } from "../routing/dashboard-route.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
@@ -27,21 +28,13 @@ export function auditChange(
   });
 }
 
-/** Whether an error is a unique-constraint violation (Prisma P2002, any adapter). */
-export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  if (code === "P2002") return true;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === "string" && /unique constraint/i.test(message);
-}
-
-/** Runs a write and turns a unique violation into 409 `conflict`. */
+/** Runs a repository write and answers its 409 `conflict` (a duplicate name) with the dashboard's message and param. */
 export async function withConflict<Result>(write: () => Promise<Result>, message: string, param?: string): Promise<Result> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new GatewayError("conflict", { message, ...(param ? { param } : {}) });
+    const duplicate = (GatewayError.isInstance(error) && error.code === "conflict") || isUniqueViolation(error);
+    if (duplicate) throw new GatewayError("conflict", { message, ...(param ? { param } : {}) });
     throw error;
   }
 }
@@ -59,26 +52,16 @@ export async function assertScopeBelongs(
   scope: ConfigurationScope,
   scopeId: string,
 ): Promise<void> {
+  const database = services.database;
   let exists = false;
   if (scope === "organization") exists = scopeId === organizationId;
-  else if (scope === "project") exists = (await services.prisma.project.count({ where: { id: scopeId, organizationId } })) > 0;
-  else if (scope === "key") exists = (await services.prisma.apiKey.count({ where: { id: scopeId, organizationId } })) > 0;
-  else exists = (await services.prisma.team.count({ where: { id: scopeId, organizationId } })) > 0;
+  else if (scope === "project") exists = (await getProject(database, organizationId, scopeId)) !== null;
+  else if (scope === "key") exists = (await getApiKey(database, organizationId, scopeId)) !== null;
+  else exists = (await getTeam(database, organizationId, scopeId)) !== null;
   if (!exists) {
     throw new GatewayError("invalid_request", {
       message: `scope_id does not name a ${scope === "key" ? "API key" : scope} of this organization.`,
       param: "scope_id",
     });
   }
-}
-
-/** Reads a Json column that should hold an array of strings. */
-export function stringArray(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
-}
-
-/** Reads a Json column that should hold a string-to-string record. */
-export function stringRecord(value: unknown): Record<string, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }

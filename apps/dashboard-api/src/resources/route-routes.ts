@@ -1,3 +1,4 @@
+import { createRoute, deleteRoute, getRoute, listConnections, listRoutes, updateRoute, type RouteRecord } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
@@ -26,28 +27,15 @@ export const routeSchema = z.object({
   object: z.literal("route"),
 });
 
-interface RouteRow {
-  id: string;
-  alias: string;
-  strategy: string;
-  targets: unknown;
-  affinityEnabled: boolean;
-  affinityTtlSeconds: number;
-  retryMaxAttempts: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Renders a route row. */
-export function presentRoute(row: RouteRow): z.infer<typeof routeSchema> {
-  const targets = Array.isArray(row.targets) ? (row.targets as { model: string; weight: number }[]) : [];
+/** Renders a route. */
+export function presentRoute(row: RouteRecord): z.infer<typeof routeSchema> {
   return {
     id: row.id,
     alias: row.alias,
-    strategy: row.strategy as (typeof strategies)[number],
-    targets: targets.map((item) => ({ model: item.model, weight: item.weight })),
-    affinity: { enabled: row.affinityEnabled, ttl_seconds: row.affinityTtlSeconds },
-    retry: { max_attempts: row.retryMaxAttempts },
+    strategy: row.strategy,
+    targets: row.targets.map((item) => ({ model: item.model, weight: item.weight })),
+    affinity: { enabled: row.affinity.enabled, ttl_seconds: row.affinity.ttlSeconds },
+    retry: { max_attempts: row.retry.maxAttempts },
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "route",
@@ -71,11 +59,10 @@ const params = idParams("route_id");
 
 /** Routing alias routes under `/api/routes`. */
 export function createRouteRoutes(services: DashboardServices): DashboardRoute[] {
-  const load = (organizationId: string, id: string) =>
-    services.prisma.route.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Route"));
+  const load = (organizationId: string, id: string) => getRoute(services.database, organizationId, id).then((row) => found(row, "Route"));
 
   async function assertTargetsKnown(organizationId: string, targets: { model: string }[]): Promise<void> {
-    const names = new Set((await services.prisma.connection.findMany({ where: { organizationId }, select: { name: true } })).map((row) => row.name));
+    const names = new Set((await listConnections(services.database, organizationId)).map((connection) => connection.name));
     targets.forEach((item, index) => {
       const provider = item.model.split("/")[0]!;
       if (!names.has(provider)) {
@@ -100,16 +87,13 @@ export function createRouteRoutes(services: DashboardServices): DashboardRoute[]
         await assertTargetsKnown(principal.organization.id, body.targets);
         const row = await withConflict(
           () =>
-            services.prisma.route.create({
-              data: {
-                organizationId: principal.organization.id,
-                alias: body.alias,
-                strategy: body.strategy,
-                targets: body.targets,
-                affinityEnabled: body.affinity.enabled,
-                affinityTtlSeconds: body.affinity.ttl_seconds,
-                retryMaxAttempts: body.retry.max_attempts,
-              },
+            createRoute(services.database, {
+              organizationId: principal.organization.id,
+              alias: body.alias,
+              strategy: body.strategy,
+              targets: body.targets,
+              affinity: { enabled: body.affinity.enabled, ttlSeconds: body.affinity.ttl_seconds },
+              retry: { maxAttempts: body.retry.max_attempts },
             }),
           "A route with this alias already exists.",
           "alias",
@@ -128,8 +112,7 @@ export function createRouteRoutes(services: DashboardServices): DashboardRoute[]
       access: "routes:read",
       responses: [{ status: 200, description: "Routes", schema: listObjectSchema(routeSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.route.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentRoute)) };
+        return { status: 200, body: fullList((await listRoutes(services.database, principal.organization.id)).map(presentRoute)) };
       },
     }),
     defineRoute({
@@ -162,15 +145,12 @@ export function createRouteRoutes(services: DashboardServices): DashboardRoute[]
         if (body.targets) await assertTargetsKnown(principal.organization.id, body.targets);
         const row = await withConflict(
           () =>
-            services.prisma.route.update({
-              where: { id: existing.id },
-              data: {
-                ...(body.alias !== undefined ? { alias: body.alias } : {}),
-                ...(body.strategy !== undefined ? { strategy: body.strategy } : {}),
-                ...(body.targets !== undefined ? { targets: body.targets } : {}),
-                ...(body.affinity !== undefined ? { affinityEnabled: body.affinity.enabled, affinityTtlSeconds: body.affinity.ttl_seconds } : {}),
-                ...(body.retry !== undefined ? { retryMaxAttempts: body.retry.max_attempts } : {}),
-              },
+            updateRoute(services.database, existing.organizationId, existing.id, {
+              ...(body.alias !== undefined ? { alias: body.alias } : {}),
+              ...(body.strategy !== undefined ? { strategy: body.strategy } : {}),
+              ...(body.targets !== undefined ? { targets: body.targets } : {}),
+              ...(body.affinity !== undefined ? { affinity: { enabled: body.affinity.enabled, ttlSeconds: body.affinity.ttl_seconds } } : {}),
+              ...(body.retry !== undefined ? { retry: { maxAttempts: body.retry.max_attempts } } : {}),
             }),
           "A route with this alias already exists.",
           "alias",
@@ -192,7 +172,7 @@ export function createRouteRoutes(services: DashboardServices): DashboardRoute[]
       async handler(context) {
         const { principal, params: { route_id } } = context;
         const existing = await load(principal.organization.id, route_id);
-        await services.prisma.route.delete({ where: { id: existing.id } });
+        await deleteRoute(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "route.deleted", targetType: "route", targetId: existing.id, before: presentRoute(existing) });
         return { status: 200, body: { id: existing.id, object: "route", deleted: true } };
       },

@@ -1,3 +1,16 @@
+import {
+  addTeamMember,
+  createTeam,
+  deleteTeam,
+  getMembership,
+  getTeam,
+  getTeamMember,
+  listTeamMembers,
+  listTeams,
+  removeTeamMember,
+  updateTeam,
+  type TeamRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { roles } from "../auth/role-permissions.js";
@@ -30,22 +43,13 @@ export const teamMemberSchema = z.object({
   object: z.literal("organization.team.member"),
 });
 
-interface TeamRow {
-  id: string;
-  name: string;
-  defaultRole: string;
-  createdAt: Date;
-  updatedAt: Date;
-  _count: { members: number };
-}
-
-/** Renders a team row (with its member count). */
-export function presentTeam(row: TeamRow): z.infer<typeof teamSchema> {
+/** Renders a team (with its member count). */
+export function presentTeam(row: TeamRecord): z.infer<typeof teamSchema> {
   return {
     id: row.id,
     name: row.name,
     default_role: row.defaultRole as (typeof roles)[number],
-    member_count: row._count.members,
+    member_count: row.memberCount,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "organization.team",
@@ -60,10 +64,7 @@ const memberBody = z.object({ role: z.enum(roles).nullable().default(null).descr
 
 /** Team routes under `/api/teams`, with membership changes. */
 export function createTeamRoutes(services: DashboardServices): DashboardRoute[] {
-  const withCount = { _count: { select: { members: true } } } as const;
-  const load = (organizationId: string, id: string) =>
-    services.prisma.team.findFirst({ where: { id, organizationId }, include: withCount }).then((row) => found(row, "Team"));
-  const reload = (id: string) => services.prisma.team.findUniqueOrThrow({ where: { id }, include: withCount });
+  const load = (organizationId: string, id: string) => getTeam(services.database, organizationId, id).then((row) => found(row, "Team"));
 
   return [
     defineRoute({
@@ -83,7 +84,7 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
           throw new GatewayError("permission_denied", { message: "Only owners may create teams that grant the owner role.", param: "default_role" });
         }
         const created = await withConflict(
-          () => services.prisma.team.create({ data: { organizationId: principal.organization.id, name: body.name, defaultRole: body.default_role }, include: withCount }),
+          () => createTeam(services.database, { organizationId: principal.organization.id, name: body.name, defaultRole: body.default_role }),
           "A team with this name already exists.",
           "name",
         );
@@ -101,8 +102,7 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
       access: "teams:read",
       responses: [{ status: 200, description: "Teams", schema: listObjectSchema(teamSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.team.findMany({ where: { organizationId: principal.organization.id }, include: withCount, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-        return { status: 200, body: fullList(rows.map(presentTeam)) };
+        return { status: 200, body: fullList((await listTeams(services.database, principal.organization.id)).map(presentTeam)) };
       },
     }),
     defineRoute({
@@ -135,16 +135,16 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
         if ((body.default_role === "owner" || existing.defaultRole === "owner") && body.default_role !== undefined && principal.role !== "owner") {
           throw new GatewayError("permission_denied", { message: "Only owners may change a team's owner role.", param: "default_role" });
         }
-        await withConflict(
+        const updated = await withConflict(
           () =>
-            services.prisma.team.update({
-              where: { id: existing.id },
-              data: { ...(body.name !== undefined ? { name: body.name } : {}), ...(body.default_role !== undefined ? { defaultRole: body.default_role } : {}) },
+            updateTeam(services.database, existing.organizationId, existing.id, {
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(body.default_role !== undefined ? { defaultRole: body.default_role } : {}),
             }),
           "A team with this name already exists.",
           "name",
         );
-        const after = presentTeam(await reload(existing.id));
+        const after = presentTeam(updated);
         await auditChange(services, context, { action: "team.updated", targetType: "team", targetId: existing.id, before: presentTeam(existing), after });
         return { status: 200, body: after };
       },
@@ -162,7 +162,7 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
       async handler(context) {
         const { principal, params: { team_id } } = context;
         const existing = await load(principal.organization.id, team_id);
-        await services.prisma.team.delete({ where: { id: existing.id } });
+        await deleteTeam(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "team.deleted", targetType: "team", targetId: existing.id, before: presentTeam(existing) });
         return { status: 200, body: { id: existing.id, object: "organization.team", deleted: true } };
       },
@@ -178,7 +178,7 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
       responses: [{ status: 200, description: "Members", schema: listObjectSchema(teamMemberSchema) }],
       async handler({ principal, params: { team_id } }) {
         const team = await load(principal.organization.id, team_id);
-        const rows = await services.prisma.teamMember.findMany({ where: { teamId: team.id }, include: { user: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+        const rows = await listTeamMembers(services.database, team.organizationId, team.id);
         return { status: 200, body: fullList(rows.map((row) => presentTeamMember(team, row))) };
       },
     }),
@@ -200,17 +200,15 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
       async handler(context) {
         const { principal, params: { team_id, user_id }, body } = context;
         const team = await load(principal.organization.id, team_id);
-        const membership = await services.prisma.membership.findUnique({ where: { organizationId_userId: { organizationId: principal.organization.id, userId: user_id } } });
-        found(membership, "User");
+        found(await getMembership(services.database, team.organizationId, user_id), "User");
         const effective = body.role ?? team.defaultRole;
         if (effective === "owner" && principal.role !== "owner") {
           throw new GatewayError("permission_denied", { message: "Only owners may grant the owner role.", param: "role" });
         }
-        const existing = await services.prisma.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user_id } } });
-        const row = existing
-          ? await services.prisma.teamMember.update({ where: { id: existing.id }, data: { role: body.role }, include: { user: true } })
-          : await services.prisma.teamMember.create({ data: { teamId: team.id, userId: user_id, role: body.role }, include: { user: true } });
-        const after = presentTeamMember(team, row);
+        const memberKey = { organizationId: team.organizationId, teamId: team.id, userId: user_id };
+        const existing = await getTeamMember(services.database, memberKey);
+        await addTeamMember(services.database, { ...memberKey, role: body.role });
+        const after = presentTeamMember(team, found(await getTeamMember(services.database, memberKey), "Team member"));
         await auditChange(services, context, {
           action: existing ? "team.member_updated" : "team.member_added",
           targetType: "team",
@@ -233,11 +231,9 @@ export function createTeamRoutes(services: DashboardServices): DashboardRoute[] 
       async handler(context) {
         const { principal, params: { team_id, user_id } } = context;
         const team = await load(principal.organization.id, team_id);
-        const existing = found(
-          await services.prisma.teamMember.findUnique({ where: { teamId_userId: { teamId: team.id, userId: user_id } }, include: { user: true } }),
-          "Team member",
-        );
-        await services.prisma.teamMember.delete({ where: { id: existing.id } });
+        const memberKey = { organizationId: team.organizationId, teamId: team.id, userId: user_id };
+        const existing = found(await getTeamMember(services.database, memberKey), "Team member");
+        await removeTeamMember(services.database, memberKey);
         await auditChange(services, context, { action: "team.member_removed", targetType: "team", targetId: team.id, before: presentTeamMember(team, existing) });
         return { status: 200, body: { id: user_id, object: "organization.team.member", deleted: true } };
       },

@@ -1,4 +1,13 @@
 import { randomBytes } from "node:crypto";
+import {
+  createTelemetryDestination,
+  deleteTelemetryDestination,
+  getTelemetryDestinationWithConfig,
+  listTelemetryDestinationsWithConfig,
+  recordTelemetryDelivery,
+  updateTelemetryDestination,
+  type TelemetryDestinationWithConfig,
+} from "@gateway/db";
 import { z } from "zod";
 import { buildOtlpTraceRequest, createTraceId } from "../delivery/build-otlp-trace-request.js";
 import { deliveryUrl, displayUrl } from "../delivery/destination-url.js";
@@ -47,17 +56,8 @@ export const telemetryTestSchema = z.object({
   object: z.literal("telemetry.destination.test"),
 });
 
-interface DestinationRow {
-  id: string;
-  name: string;
-  kind: string;
-  configCiphertext: string;
-  enabled: boolean;
-  lastDeliveryAt: Date | null;
-  lastDeliveryOk: boolean | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A destination with its configuration (decrypted by `@gateway/db`). */
+type DestinationRow = TelemetryDestinationWithConfig;
 
 const createBody = z.object({
   name: displayName,
@@ -91,7 +91,8 @@ export async function sendTelemetryTest(config: DestinationConfig, timeoutMs: nu
 
 /** Telemetry destination routes under `/api/telemetry-destinations`. */
 export function createTelemetryDestinationRoutes(services: DashboardServices): DashboardRoute[] {
-  const decrypt = (row: DestinationRow): DestinationConfig => JSON.parse(services.secrets.decrypt(row.configCiphertext)) as DestinationConfig;
+  const secretBox = { secretBox: services.secrets };
+  const decrypt = (row: DestinationRow): DestinationConfig => row.config as DestinationConfig;
   const present = (row: DestinationRow): z.infer<typeof telemetryDestinationSchema> => {
     const config = decrypt(row);
     return {
@@ -110,7 +111,7 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
     };
   };
   const load = (organizationId: string, id: string) =>
-    services.prisma.telemetryDestination.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Telemetry destination"));
+    getTelemetryDestinationWithConfig(services.database, organizationId, id, secretBox).then((row) => found(row, "Telemetry destination"));
   const conflict = "A telemetry destination with this name already exists.";
 
   return [
@@ -127,14 +128,17 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
       responses: [{ status: 201, description: "The destination", schema: telemetryDestinationSchema }],
       async handler(context) {
         const { principal, body } = context;
-        const row = await withConflict(
+        const created = await withConflict(
           () =>
-            services.prisma.telemetryDestination.create({
-              data: { organizationId: principal.organization.id, name: body.name, kind: body.config.kind, configCiphertext: services.secrets.encrypt(JSON.stringify(body.config)), enabled: body.enabled },
-            }),
+            createTelemetryDestination(
+              services.database,
+              { organizationId: principal.organization.id, name: body.name, kind: body.config.kind, config: body.config, enabled: body.enabled },
+              secretBox,
+            ),
           conflict,
           "name",
         );
+        const row = { ...created, config: body.config };
         const after = present(row);
         await auditChange(services, context, { action: "telemetry_destination.created", targetType: "telemetry_destination", targetId: row.id, after });
         return { status: 201, body: after };
@@ -149,7 +153,7 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
       access: "telemetry:read",
       responses: [{ status: 200, description: "Destinations", schema: listObjectSchema(telemetryDestinationSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.telemetryDestination.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+        const rows = await listTelemetryDestinationsWithConfig(services.database, principal.organization.id, secretBox);
         return { status: 200, body: fullList(rows.map(present)) };
       },
     }),
@@ -180,19 +184,23 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
       async handler(context) {
         const { principal, params: { destination_id }, body } = context;
         const existing = await load(principal.organization.id, destination_id);
-        const row = await withConflict(
+        const updated = await withConflict(
           () =>
-            services.prisma.telemetryDestination.update({
-              where: { id: existing.id },
-              data: {
+            updateTelemetryDestination(
+              services.database,
+              existing.organizationId,
+              existing.id,
+              {
                 ...(body.name !== undefined ? { name: body.name } : {}),
                 ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
-                ...(body.config !== undefined ? { kind: body.config.kind, configCiphertext: services.secrets.encrypt(JSON.stringify(body.config)) } : {}),
+                ...(body.config !== undefined ? { kind: body.config.kind, config: body.config } : {}),
               },
-            }),
+              secretBox,
+            ),
           conflict,
           "name",
         );
+        const row = { ...updated, config: body.config ?? existing.config };
         const after = present(row);
         await auditChange(services, context, { action: "telemetry_destination.updated", targetType: "telemetry_destination", targetId: row.id, before: present(existing), after });
         return { status: 200, body: after };
@@ -210,7 +218,7 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
       async handler(context) {
         const { principal, params: { destination_id } } = context;
         const existing = await load(principal.organization.id, destination_id);
-        await services.prisma.telemetryDestination.delete({ where: { id: existing.id } });
+        await deleteTelemetryDestination(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "telemetry_destination.deleted", targetType: "telemetry_destination", targetId: existing.id, before: present(existing) });
         return { status: 200, body: { id: existing.id, object: "telemetry.destination", deleted: true } };
       },
@@ -232,7 +240,7 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
         const { principal, params: { destination_id } } = context;
         const existing = await load(principal.organization.id, destination_id);
         const { reference, outcome } = await sendTelemetryTest(decrypt(existing), services.settings.deliveryTimeoutMs, services.now());
-        await services.prisma.telemetryDestination.update({ where: { id: existing.id }, data: { lastDeliveryAt: services.now(), lastDeliveryOk: outcome.delivered } });
+        await recordTelemetryDelivery(services.database, existing.id, { ok: outcome.delivered, at: services.now() });
         await auditChange(services, context, {
           action: "telemetry_destination.tested",
           targetType: "telemetry_destination",

@@ -1,7 +1,8 @@
+import { listDailyUsage, listUsageEvents } from "@gateway/db";
 import { z } from "zod";
-import { iso, resourceId, timestamp, toNumber } from "../routing/common-schemas.js";
+import { iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
-import { afterCursorWhere, fullList, listObjectSchema, paginationQueryShape, toListPage } from "../routing/list-page.js";
+import { fullList, listObjectSchema, pageOf, paginationQueryShape } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 
 /** One usage event (one gateway call). */
@@ -56,7 +57,7 @@ const eventsQuery = z.object({
   to: dateTime.optional().describe("Exclusive upper bound of occurred_at (ISO 8601)"),
   project_id: resourceId.optional(),
   api_key_id: resourceId.optional(),
-  model: z.string().max(400).optional().describe("Served model (as recorded) or requested model"),
+  model: z.string().max(400).optional().describe("Served model (as recorded), requested model, or `<provider>/<model>` as in the daily totals"),
   status: z
     .union([z.enum(["success", "error"]), z.coerce.number().int().min(100).max(599)])
     .optional()
@@ -86,26 +87,20 @@ export function createUsageRoutes(services: DashboardServices): DashboardRoute[]
       query: eventsQuery,
       responses: [{ status: 200, description: "A page of events", schema: listObjectSchema(usageEventSchema) }],
       async handler({ principal, query }) {
-        const status =
-          query.status === "success" ? { status: { lt: 400 } } : query.status === "error" ? { status: { gte: 400 } } : query.status !== undefined ? { status: query.status } : {};
-        const rows = await services.prisma.usageEvent.findMany({
-          where: {
-            AND: [
-              { organizationId: principal.organization.id },
-              query.from || query.to ? { occurredAt: { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) } } : {},
-              query.project_id ? { projectId: query.project_id } : {},
-              query.api_key_id ? { apiKeyId: query.api_key_id } : {},
-              query.model ? { OR: [{ model: query.model }, { requestedModel: query.model }] } : {},
-              status,
-              afterCursorWhere(query.cursor, "occurredAt"),
-            ],
-          },
-          orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
-          take: query.limit + 1,
+        const page = await listUsageEvents(services.database, {
+          organizationId: principal.organization.id,
+          ...(query.from ? { from: new Date(query.from) } : {}),
+          ...(query.to ? { to: new Date(query.to) } : {}),
+          ...(query.project_id ? { projectId: query.project_id } : {}),
+          ...(query.api_key_id ? { apiKeyId: query.api_key_id } : {}),
+          ...(query.model ? { model: query.model } : {}),
+          ...(query.status !== undefined ? { status: query.status } : {}),
+          limit: query.limit,
+          ...(query.cursor ? { cursor: query.cursor } : {}),
         });
         return {
           status: 200,
-          body: toListPage(rows, query.limit, "occurredAt", (row) => ({
+          body: pageOf(page, (row) => ({
             id: row.id,
             request_id: row.requestId,
             trace_id: row.traceId,
@@ -124,13 +119,13 @@ export function createUsageRoutes(services: DashboardServices): DashboardRoute[]
             output_tokens: row.outputTokens,
             cache_read_tokens: row.cacheReadTokens,
             cache_write_tokens: row.cacheWriteTokens,
-            cost_micros: toNumber(row.costMicros),
+            cost_micros: row.costMicros,
             budget_outcome: row.budgetOutcome,
             latency_ms: row.latencyMs,
             time_to_first_byte_ms: row.timeToFirstByteMs,
             client_label: row.clientLabel,
             session_id: row.sessionId,
-            guardrail_flags: Array.isArray(row.guardrailFlags) ? row.guardrailFlags.filter((flag): flag is string => typeof flag === "string") : [],
+            guardrail_flags: row.guardrailFlags,
             object: "usage.event" as const,
           })),
         };
@@ -150,30 +145,28 @@ export function createUsageRoutes(services: DashboardServices): DashboardRoute[]
         const today = services.now().toISOString().slice(0, 10);
         const from = query.from ?? new Date(services.now().getTime() - 30 * 86_400_000).toISOString().slice(0, 10);
         const to = query.to ?? today;
+        const dimension = query.group_by === "project" ? "project" : query.group_by === "api_key" ? "key" : "model";
         const field = query.group_by === "project" ? "projectId" : query.group_by === "api_key" ? "apiKeyId" : "model";
-        const groups = await services.prisma.usageDailyRollup.groupBy({
-          by: ["day", field],
-          where: {
-            organizationId: principal.organization.id,
-            day: { gte: from, lte: to },
-            ...(query.project_id ? { projectId: query.project_id } : {}),
-            ...(query.api_key_id ? { apiKeyId: query.api_key_id } : {}),
-            ...(query.model ? { model: query.model } : {}),
-          },
-          _sum: { requestCount: true, errorCount: true, inputTokens: true, outputTokens: true, cacheReadTokens: true, cacheWriteTokens: true, costMicros: true },
-          orderBy: [{ day: "asc" }, { [field]: "asc" }],
-        } as never);
-        const rows = (groups as unknown as (Record<string, unknown> & { day: string; _sum: Record<string, bigint | number | null> })[]).map((group) => ({
-          day: group.day,
+        const totals = await listDailyUsage(services.database, {
+          organizationId: principal.organization.id,
+          fromDay: from,
+          toDay: to,
+          ...(query.project_id ? { projectId: query.project_id } : {}),
+          ...(query.api_key_id ? { apiKeyId: query.api_key_id } : {}),
+          ...(query.model ? { model: query.model } : {}),
+          groupBy: [dimension],
+        });
+        const rows = totals.map((total) => ({
+          day: total.day,
           group_by: query.group_by,
-          key: String(group[field] ?? ""),
-          request_count: toNumber(group._sum.requestCount ?? 0),
-          error_count: toNumber(group._sum.errorCount ?? 0),
-          input_tokens: toNumber(group._sum.inputTokens ?? 0),
-          output_tokens: toNumber(group._sum.outputTokens ?? 0),
-          cache_read_tokens: toNumber(group._sum.cacheReadTokens ?? 0),
-          cache_write_tokens: toNumber(group._sum.cacheWriteTokens ?? 0),
-          cost_micros: toNumber(group._sum.costMicros ?? 0),
+          key: total[field] ?? "",
+          request_count: total.requestCount,
+          error_count: total.errorCount,
+          input_tokens: total.inputTokens,
+          output_tokens: total.outputTokens,
+          cache_read_tokens: total.cacheReadTokens,
+          cache_write_tokens: total.cacheWriteTokens,
+          cost_micros: total.costMicros,
           object: "usage.daily_total" as const,
         }));
         return { status: 200, body: fullList(rows) };

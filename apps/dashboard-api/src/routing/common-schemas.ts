@@ -25,8 +25,3 @@ export function deletedObjectSchema(object: string) {
 
 /** A name of a configuration object. */
 export const displayName = z.string().trim().min(1).max(200);
-
-/** A JSON-safe number from a BigInt column. */
-export function toNumber(value: bigint | number): number {
-  return typeof value === "bigint" ? Number(value) : value;
-}

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/errors";
+import { decodeTimeCursor, encodeTimeCursor, type Page, type TimeCursor } from "@gateway/db";
 import { z } from "zod";
 
 /** Query fields of every paginated list: `limit` (1-100, default 50) and the opaque `cursor`. */
@@ -18,38 +18,19 @@ export function listObjectSchema<Item extends z.ZodType>(item: Item) {
 }
 
 /** A decoded cursor: the sort key and id of the last row of the previous page. */
-export interface ListCursor {
-  at: Date;
-  id: string;
-}
+export type ListCursor = TimeCursor;
 
-/** Encodes a cursor (opaque to clients). */
-export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString("base64url");
-}
+/** Encodes a cursor (opaque to clients; the format `@gateway/db`'s paginated lists use). */
+export const encodeCursor: (cursor: ListCursor) => string = encodeTimeCursor;
 
 /** Decodes a cursor; a malformed one is 400 `invalid_request` (param `cursor`). */
 export function decodeCursor(value: string): ListCursor {
-  try {
-    const parsed = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && typeof parsed[1] === "string") {
-      const at = new Date(parsed[0]);
-      if (!Number.isNaN(at.getTime())) return { at, id: parsed[1] };
-    }
-  } catch {
-    // fall through
-  }
-  throw new GatewayError("invalid_request", { message: "The cursor is not valid.", param: "cursor" });
+  return decodeTimeCursor(value, "cursor");
 }
 
-/**
- * The Prisma `where` part that continues after a cursor, for lists ordered by
- * `[field desc, id desc]`.
- */
-export function afterCursorWhere(cursor: string | undefined, field: string): Record<string, unknown> {
-  if (cursor === undefined) return {};
-  const { at, id } = decodeCursor(cursor);
-  return { OR: [{ [field]: { lt: at } }, { [field]: at, id: { lt: id } }] };
+/** Renders a page of a `@gateway/db` list as the list object. */
+export function pageOf<Row, Item>(page: Page<Row>, present: (row: Row) => Item): { object: "list"; data: Item[]; has_more: boolean; next_cursor: string | null } {
+  return { object: "list", data: page.data.map(present), has_more: page.nextCursor !== null, next_cursor: page.nextCursor };
 }
 
 /** Turns `limit + 1` rows into one page of the list object. */

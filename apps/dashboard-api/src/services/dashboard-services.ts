@@ -1,19 +1,18 @@
-import type { DatabaseClient } from "@gateway/db";
+import type { DatabaseClient, SecretBox } from "@gateway/db";
 import type { AttemptLimiter } from "../auth/attempt-limiter.js";
 import type { DashboardSettings } from "../dashboard-settings.js";
 import type { DashboardLogger } from "../dashboard-logger.js";
 import type { Mailer } from "../email/create-mailer.js";
 import type { PlaygroundRunner } from "../playground/playground-runner.js";
 
-/** Encrypts and decrypts secrets at rest (provider credentials, webhook secrets, OAuth tokens). */
-export interface SecretCipher {
-  encrypt(plaintext: string): string;
-  decrypt(ciphertext: string): string;
-}
+/** Encrypts and decrypts secrets at rest (provider credentials, webhook secrets, OAuth tokens): `@gateway/db`'s secret box. */
+export type SecretCipher = SecretBox;
 
 /** Everything route handlers use, built once by `createDashboardApp`. */
 export interface DashboardServices {
+  /** Data access goes through `@gateway/db`'s repository functions with this handle. */
   database: DatabaseClient;
+  /** @deprecated Raw Prisma client, still used by the playground routes only; use `database` with `@gateway/db`. */
   prisma: DatabaseClient["prisma"];
   secrets: SecretCipher;
   settings: DashboardSettings;

@@ -1,3 +1,4 @@
+import { appendAuditEvent } from "@gateway/db";
 import type { Request } from "express";
 import type { DashboardServices } from "./dashboard-services.js";
 import { clientAddressOf } from "../http/client-address.js";
@@ -20,23 +21,21 @@ export interface AuditInput {
  * outlive deleted resources.
  */
 export async function recordAuditEvent(
-  services: Pick<DashboardServices, "prisma" | "now">,
+  services: Pick<DashboardServices, "database" | "now">,
   context: { request: Request; requestId: string },
   input: AuditInput,
 ): Promise<void> {
-  await services.prisma.auditEvent.create({
-    data: {
-      organizationId: input.organizationId,
-      actorKind: input.actorKind ?? "user",
-      actorId: input.actorId,
-      action: input.action,
-      targetType: input.targetType,
-      targetId: input.targetId,
-      ...(input.before === undefined || input.before === null ? {} : { before: input.before as object }),
-      ...(input.after === undefined || input.after === null ? {} : { after: input.after as object }),
-      ipAddress: clientAddressOf(context.request),
-      requestId: context.requestId,
-      occurredAt: services.now(),
-    },
+  await appendAuditEvent(services.database, {
+    organizationId: input.organizationId,
+    actorKind: input.actorKind ?? "user",
+    actorId: input.actorId,
+    action: input.action,
+    targetType: input.targetType,
+    targetId: input.targetId,
+    before: input.before,
+    after: input.after,
+    ipAddress: clientAddressOf(context.request),
+    requestId: context.requestId,
+    occurredAt: services.now(),
   });
 }
