@@ -1,11 +1,13 @@
 // Benchmarks the gateway's chat completions path against a local mock provider:
 // added latency over calling the mock directly (p50, p99) at fixed rates, maximum
-// throughput, gateway CPU time per request, stream time-to-first-byte overhead, peak RSS.
+// throughput, gateway CPU time per request, stream time-to-first-byte overhead, peak RSS, and
+// the same CPU and throughput figures for a bare Express 5 + express.json() + undici proxy in
+// the same run (the machine is shared: read the gateway against that reference).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { closedLoop, openLoop, percentile } from "./load-generator.mjs";
@@ -64,6 +66,10 @@ export async function runGatewayBenchmark() {
   const apiKey = `gak_${randomBytes(40).toString("base64url").replace(/[^A-Za-z0-9]/g, "").padEnd(43, "a").slice(0, 43)}`;
   const mock = startProcess(process.execPath, [join(root, "scripts/bench/mock-provider-server.mjs")], { MOCK_LATENCY_MS: process.env.MOCK_LATENCY_MS ?? "0" }, /\{"url":"([^"]+)"\}/);
   const [, mockUrl] = await mock.ready;
+  // The reference point, measured in the same run: bare Express 5 + express.json() + undici.
+  const reference = startProcess(process.execPath, [join(root, "scripts/bench/baseline-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
+  const [, referenceUrl] = await reference.ready;
+  const loadBefore = loadavg();
 
   const configPath = join(workDirectory, "gateway.json");
   writeFileSync(
@@ -106,6 +112,11 @@ export async function runGatewayBenchmark() {
       url: `${mockUrl}/chat/completions`,
       headers: { "content-type": "application/json", authorization: "Bearer mock-credential" },
       body: chatBody(stream).replace("mock/bench/model", "bench/model"),
+    });
+    const viaReference = () => ({
+      url: `${referenceUrl}/v1/chat/completions`,
+      headers: { "content-type": "application/json" },
+      body: chatBody(false),
     });
     const viaGateway = (stream) => ({
       url: `${gatewayUrl}/v1/chat/completions`,
@@ -150,6 +161,11 @@ export async function runGatewayBenchmark() {
     const cpuMicros = readCpuMicros(gateway.child.pid) - cpuBefore;
     const directThroughput = await closedLoop({ target: direct(false), concurrency: throughputConcurrency, durationSeconds: seconds });
     const peakRss = readPeakRssMegabytes(gateway.child.pid);
+    await closedLoop({ target: viaReference(), concurrency: 16, durationSeconds: 1 });
+    const referenceCpuBefore = readCpuMicros(reference.child.pid);
+    const referenceThroughput = await closedLoop({ target: viaReference(), concurrency: throughputConcurrency, durationSeconds: seconds });
+    const referenceCpuMicros = readCpuMicros(reference.child.pid) - referenceCpuBefore;
+    const loadAfter = loadavg();
 
     console.log("\nGateway benchmark (mock provider latency %s ms, %d s per scenario)", process.env.MOCK_LATENCY_MS ?? "0", seconds);
     console.log("| scenario | direct p50 ms | direct p99 ms | gateway p50 ms | gateway p99 ms | added p50 ms | added p99 ms | errors | gateway CPU us/req |");
@@ -161,11 +177,24 @@ export async function runGatewayBenchmark() {
     }
     console.log(`\nMax throughput (closed loop, ${throughputConcurrency} connections): gateway ${format(throughput.requestsPerSecond, 0)} req/s (${throughput.errors} errors), mock directly ${format(directThroughput.requestsPerSecond, 0)} req/s`);
     console.log(`Gateway CPU per request at max throughput: ${format(cpuMicros / Math.max(1, throughput.ok), 0)} us`);
+    console.log(
+      `Reference (bare Express 5 + express.json() + undici, same run): ${format(referenceThroughput.requestsPerSecond, 0)} req/s, ${format(referenceCpuMicros / Math.max(1, referenceThroughput.ok), 0)} us CPU per request`,
+    );
     console.log(`Gateway peak RSS: ${format(peakRss, 1)} MB`);
-    return { rows, throughput, directThroughput, cpuMicrosPerRequestAtMax: cpuMicros / Math.max(1, throughput.ok), peakRssMegabytes: peakRss };
+    console.log(`Machine load average (1/5/15 min) before: ${loadBefore.map((value) => value.toFixed(2)).join(" ")}, after: ${loadAfter.map((value) => value.toFixed(2)).join(" ")} (2 cores, shared)`);
+    return {
+      rows,
+      throughput,
+      directThroughput,
+      cpuMicrosPerRequestAtMax: cpuMicros / Math.max(1, throughput.ok),
+      referenceThroughput,
+      referenceCpuMicrosPerRequest: referenceCpuMicros / Math.max(1, referenceThroughput.ok),
+      peakRssMegabytes: peakRss,
+    };
   } finally {
     gateway.child.kill("SIGTERM");
     mock.child.kill("SIGTERM");
+    reference.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 300));
     rmSync(workDirectory, { recursive: true, force: true });
   }

@@ -2,7 +2,11 @@
 // openLoop: evenly spaced arrivals at a fixed rate (each request is sent on its own schedule,
 // whatever the previous ones are doing), so latency is measured without coordinated omission.
 // closedLoop: N workers sending back to back, for maximum throughput.
-import { Agent, request } from "undici";
+import { createRequire } from "node:module";
+
+// The repository root has no dependencies of its own: take undici from the gateway app (it is
+// one of its dependencies), the same copy the gateway uses for upstream calls.
+const { Agent, request } = createRequire(new URL("../../apps/gateway/package.json", import.meta.url))("undici");
 
 /** Percentile of a sorted array of numbers. */
 export function percentile(sorted, fraction) {

@@ -1,5 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createAdmissionController, createMemoryStore } from "@gateway/budget";
+import { createSecretBox, loadControlPlaneSnapshot, readControlPlaneVersion } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
+import {
+  type SnapshotHolder,
+  type UsageEventRecord,
+  type UsageQueue,
+  createAdapterRegistry,
+  createPlaygroundRunner,
+  createSnapshotHolder,
+  createUsageQueue,
+} from "@gateway/pipeline";
+import { createHttpTransport } from "@gateway/provider-adapters";
 import type { PlaygroundChatInput, PlaygroundRunner } from "../src/playground/playground-runner.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
@@ -99,5 +112,96 @@ describe("playground framing", () => {
     expect(unknown.status).toBe(404);
     expect((await harness.request("POST", "/api/playground/chat", { cookie, body: { model: "m", messages: [], api_key_id: keyId } })).status).toBe(400);
     expect(calls.length).toBe(count);
+  });
+});
+
+/**
+ * The playground end to end: the dashboard and the gateway's pipeline in one process (as
+ * `pnpm start` wires them), on the same database, with the built-in demo provider. The runner is
+ * the pipeline's own `createPlaygroundRunner` (what the gateway runtime's
+ * `createPlaygroundRunner()` returns), over a snapshot holder reading the dashboard's database.
+ */
+describe("playground through the gateway pipeline", () => {
+  let harness: TestDashboard;
+  let snapshots: SnapshotHolder;
+  let usageQueue: UsageQueue;
+  const transport = createHttpTransport();
+  const events: UsageEventRecord[] = [];
+  let runner: PlaygroundRunner | null = null;
+  let cookie: string;
+  let keyId: string;
+  let ownerId: string;
+
+  beforeAll(async () => {
+    const secretBox = createSecretBox({ keys: [{ id: "test", key: randomBytes(32) }], activeKeyId: "test" });
+    harness = await startTestDashboard({ dependencies: { secretBox, playground: { chat: (input) => runner!.chat(input) } } });
+    const database = harness.database;
+    snapshots = createSnapshotHolder({
+      source: { load: () => loadControlPlaneSnapshot(database, { secretBox }), readVersion: () => readControlPlaneVersion(database) },
+      pollIntervalMs: 60_000,
+    });
+    await snapshots.start();
+    usageQueue = createUsageQueue({ sink: { write: async (batch) => void events.push(...batch) }, flushIntervalMs: 10 });
+    const dependencies = {
+      snapshots,
+      usage: usageQueue,
+      adapters: createAdapterRegistry({ transport }),
+      admission: createAdmissionController({ store: createMemoryStore() }),
+      requestTimeoutMs: 10_000,
+    };
+    runner = createPlaygroundRunner(dependencies, { refreshSnapshot: async () => void (await snapshots.refresh()) });
+
+    const organizationId = (await harness.createOrganization()).id;
+    const owner = await harness.createMember({ organizationId, role: "owner" });
+    ownerId = owner.userId;
+    cookie = await harness.login(owner.email, owner.password);
+    const project = await harness.request("POST", "/api/projects", { cookie, body: { name: "p" } });
+    keyId = (await harness.request("POST", "/api/api-keys", { cookie, body: { name: "k", project_id: project.body.id } })).body.id;
+    const connection = await harness.request("POST", "/api/connections", { cookie, body: { name: "demo", kind: "demo", models: ["demo/echo"] } });
+    expect(connection.status).toBe(201);
+  });
+  afterAll(async () => {
+    await snapshots?.stop();
+    await usageQueue?.close({ timeoutMs: 1000 });
+    await transport.close();
+    await harness?.close();
+  });
+
+  it("answers a chat as the chosen key and records the signed-in user on a playground usage event", async () => {
+    const response = await harness.request("POST", "/api/playground/chat", {
+      cookie,
+      body: { model: "demo/demo/echo", messages: [{ role: "user", content: "Hello" }], api_key_id: keyId },
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.object).toBe("chat.completion");
+    expect(response.body.choices[0].message.content).toContain("[demo]");
+    const requestId = response.headers.get("x-request-id");
+    const event = await vi.waitFor(() => {
+      const found = events.find((candidate) => candidate.requestId === requestId);
+      if (!found) throw new Error("no usage event yet");
+      return found;
+    });
+    expect(event).toMatchObject({ endpoint: "playground", userId: ownerId, apiKeyId: keyId, provider: "demo", status: 200 });
+  });
+
+  it("streams the chat as server-sent events ending with [DONE]", async () => {
+    const response = await harness.request("POST", "/api/playground/chat", {
+      cookie,
+      body: { model: "demo/demo/echo", messages: [{ role: "user", content: "Hello" }], api_key_id: keyId, stream: true },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const frames = response.text.trim().split("\n\n");
+    expect(frames.at(-1)).toBe("data: [DONE]");
+    expect(JSON.parse(frames[0]!.slice("data: ".length))).toMatchObject({ object: "chat.completion.chunk" });
+  });
+
+  it("pipeline errors before the answer are dashboard errors (unknown model: 404)", async () => {
+    const response = await harness.request("POST", "/api/playground/chat", {
+      cookie,
+      body: { model: "demo/demo/unknown", messages: [{ role: "user", content: "Hello" }], api_key_id: keyId },
+    });
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe("model_not_found");
   });
 });

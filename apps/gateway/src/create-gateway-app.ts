@@ -1,13 +1,20 @@
 import type { ServerResponse } from "node:http";
 import { GatewayError } from "@gateway/errors";
 import {
+  type ChatCallInput,
+  type PipelineCallResponse,
   type PipelineDependencies,
   type PipelineJsonResponse,
+  type PipelineStreamResponse,
   generateRequestId,
   renderErrorResponse,
+  runChatCall,
+  runCountTokensCall,
   runDecisionCall,
   runListModels,
+  runMessagesCall,
 } from "@gateway/pipeline";
+import { formatSseEvent } from "@gateway/provider-adapters";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { readJsonBody } from "./read-json-body.js";
 
@@ -20,31 +27,55 @@ export interface GatewayAppDependencies extends PipelineDependencies {
 }
 
 /**
- * The gateway's Express app: `POST /v1/systemone` and `GET /v1/models` on the data-plane
- * pipeline. Every answer (success, error, unknown route, 500) carries `x-request-id`. The hot
+ * The gateway's Express app: `POST /v1/systemone`, `POST /v1/chat/completions`,
+ * `POST /v1/messages`, `POST /v1/messages/count_tokens` and `GET /v1/models` on the data-plane
+ * pipeline. Streams are written event by event with backpressure; a client that goes away
+ * aborts the upstream request. Every answer (success, error, unknown route, 500) carries `x-request-id`. The hot
  * path has no body-parser middleware: bodies are read by the route, after authentication,
  * with the size limit checked from `Content-Length` first.
  */
 export function createGatewayApp(dependencies: GatewayAppDependencies): Express {
   const app = express();
+  app.locals[pipelineDependenciesKey] = dependencies;
   app.disable("x-powered-by");
   app.disable("etag");
   app.set("query parser", false);
 
-  app.use((_request: Request, response: Response, next: NextFunction) => {
-    const requestId = generateRequestId();
-    response.locals.requestId = requestId;
-    response.setHeader("x-request-id", requestId);
-    next();
+  // The request id is set by each route first thing (not by an app-wide middleware: one router
+  // layer less on the hot path); the 404 and error handlers set it when no route did.
+  app.post("/v1/systemone", async (request: Request, response: Response) => {
+    const abort = abortOnClose(response);
+    const answer = await runDecisionCall(dependencies, {
+      requestId: requestIdFor(response),
+      headers: request.headers,
+      readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
+      signal: abort.signal,
+    });
+    sendJson(response, answer);
   });
 
-  app.post("/v1/systemone", async (request: Request, response: Response) => {
-    const abort = new AbortController();
-    response.on("close", () => {
-      if (!response.writableFinished) abort.abort();
-    });
-    const answer = await runDecisionCall(dependencies, {
-      requestId: response.locals.requestId as string,
+  const chatRoute =
+    (run: (dependencies: PipelineDependencies, input: ChatCallInput) => Promise<PipelineCallResponse>) =>
+    async (request: Request, response: Response) => {
+      const abort = abortOnClose(response);
+      const declaredLength = Number(request.headers["content-length"]);
+      const answer = await run(dependencies, {
+        requestId: requestIdFor(response),
+        headers: request.headers,
+        readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
+        abortController: abort,
+        ...(Number.isSafeInteger(declaredLength) && declaredLength > 0 ? { bodyBytes: declaredLength } : {}),
+      });
+      if (answer.kind === "json") sendJson(response, answer);
+      else await sendStream(response, answer, abort);
+    };
+  app.post("/v1/chat/completions", chatRoute(runChatCall));
+  app.post("/v1/messages", chatRoute(runMessagesCall));
+
+  app.post("/v1/messages/count_tokens", async (request: Request, response: Response) => {
+    const abort = abortOnClose(response);
+    const answer = await runCountTokensCall(dependencies, {
+      requestId: requestIdFor(response),
       headers: request.headers,
       readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
       signal: abort.signal,
@@ -53,16 +84,16 @@ export function createGatewayApp(dependencies: GatewayAppDependencies): Express 
   });
 
   app.get("/v1/models", (request: Request, response: Response) => {
-    sendJson(response, runListModels(dependencies, { requestId: response.locals.requestId as string, headers: request.headers }));
+    sendJson(response, runListModels(dependencies, { requestId: requestIdFor(response), headers: request.headers }));
   });
 
   app.use((request: Request, response: Response) => {
     const error = new GatewayError("not_found", { message: `No route for ${request.method} ${request.path}.` });
-    sendJson(response, renderErrorResponse(error, { requestId: response.locals.requestId as string }));
+    sendJson(response, renderErrorResponse(error, { requestId: requestIdFor(response) }));
   });
 
   app.use((thrown: unknown, _request: Request, response: Response, _next: NextFunction) => {
-    const requestId = (response.locals.requestId as string | undefined) ?? generateRequestId();
+    const requestId = requestIdFor(response);
     const answer = renderErrorResponse(thrown, { requestId });
     if (answer.status >= 500) dependencies.onInternalError?.(thrown, requestId);
     if (response.headersSent) {
@@ -73,6 +104,13 @@ export function createGatewayApp(dependencies: GatewayAppDependencies): Express 
   });
 
   return app;
+}
+
+const pipelineDependenciesKey = "gatewayPipelineDependencies";
+
+/** The pipeline dependencies an app was created with (for the playground runner of the same process). */
+export function gatewayPipelineDependencies(app: Express): PipelineDependencies {
+  return app.locals[pipelineDependenciesKey] as PipelineDependencies;
 }
 
 /** Writes a pipeline answer as JSON. */
@@ -88,4 +126,80 @@ function sendJson(response: ServerResponse, answer: PipelineJsonResponse): void 
   if (answer.status === 413) headers.connection = "close";
   response.writeHead(answer.status, headers);
   response.end(payload);
+}
+
+/** The request's id (`req_...`), generated and set as `x-request-id` on first use. */
+function requestIdFor(response: Response): string {
+  let requestId = response.locals.requestId as string | undefined;
+  if (requestId === undefined) {
+    requestId = generateRequestId();
+    response.locals.requestId = requestId;
+    if (!response.headersSent) response.setHeader("x-request-id", requestId);
+  }
+  return requestId;
+}
+
+/** An AbortController aborted when the client goes away before the answer was fully written. */
+function abortOnClose(response: ServerResponse): AbortController {
+  const abort = new AbortController();
+  response.once("close", () => {
+    if (!response.writableFinished) abort.abort();
+  });
+  return abort;
+}
+
+/**
+ * Writes a pipeline stream as server-sent events: headers at once (`flushHeaders`, no
+ * buffering by proxies), then each event in its own write as soon as the pipeline yields it,
+ * waiting for `drain` when the socket's buffer is full (backpressure: a slow reader slows the
+ * upstream read, nothing piles up). When the client goes away, iteration stops, which closes
+ * the upstream request and records the call as cancelled.
+ */
+async function sendStream(response: ServerResponse, answer: PipelineStreamResponse, abort: AbortController): Promise<void> {
+  const iterator = answer.events[Symbol.asyncIterator]();
+  if (response.destroyed || abort.signal.aborted) {
+    await iterator.return?.();
+    return;
+  }
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    "x-accel-buffering": "no",
+  });
+  response.flushHeaders();
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (response.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      if (!response.write(formatSseEvent(next.value)) && !(await drained(response))) {
+        await iterator.return?.();
+        return;
+      }
+    }
+  } catch {
+    // The pipeline renders failures as events and never throws; if it does, end the stream.
+    await iterator.return?.().catch(() => undefined);
+  }
+  response.end();
+}
+
+/** Resolves true on `drain`, false when the response closes first. */
+function drained(response: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onDrain = () => {
+      response.off("close", onClose);
+      resolve(true);
+    };
+    const onClose = () => {
+      response.off("drain", onDrain);
+      resolve(false);
+    };
+    response.once("drain", onDrain);
+    response.once("close", onClose);
+  });
 }

@@ -1,10 +1,31 @@
-import { createAdmissionController, createMemoryStore, createRedisStore } from "@gateway/budget";
 import {
+  type AdmissionController,
+  type AdmitInput,
+  type BudgetThresholdCrossing,
+  createAdmissionController,
+  createMemoryStore,
+  createRedisStore,
+  periodWindow,
+} from "@gateway/budget";
+import { GatewayError } from "@gateway/errors";
+import {
+  type CompiledSnapshot,
+  type ControlPlaneChangeChannel,
   type ControlPlaneSource,
+  type DeliveryDispatcher,
+  type DeliveryReport,
+  type DeliveryTargets,
   type SnapshotHolder,
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
+  createBudgetExceededEvent,
+  createBudgetThresholdEvent,
+  createControlPlaneChangeChannel,
+  createDeliveryDispatcher,
+  createNotificationGate,
+  createRateLimitExceededEvent,
+  createRedisAffinityStore,
   createSnapshotHolder,
   createUsageQueue,
 } from "@gateway/pipeline";
@@ -13,6 +34,9 @@ import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapt
 import type { Express } from "express";
 import { Redis } from "ioredis";
 import { createGatewayApp } from "./create-gateway-app.js";
+// Playground runner (issue 5): the dashboard's chat entry into this runtime's pipeline.
+import { type PlaygroundRunner, createPlaygroundRunner as createPipelinePlaygroundRunner } from "@gateway/pipeline";
+import { gatewayPipelineDependencies } from "./create-gateway-app.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 
 /** Minimal logger: errors and notices (never secrets). */
@@ -35,8 +59,23 @@ export interface GatewayRuntimeOptions {
     | "usageBatchSize"
     | "usageFlushMs"
     | "redisUrl"
-  >;
+  > &
+    Partial<
+      Pick<
+        GatewaySettings,
+        | "redisKeyPrefix"
+        | "redisFailureModeBudgets"
+        | "redisFailureModeRateLimits"
+        | "deliveryFlushMs"
+        | "deliveryTimeoutMs"
+        | "deliveryMaxAttempts"
+        | "deliveryQueueSize"
+        | "deliveryRefreshMs"
+      >
+    >;
   logger?: GatewayLogger;
+  /** Told about every finished background delivery (the server records `last_delivery_*`). */
+  onDeliveryReport?: (report: DeliveryReport) => void;
 }
 
 /** A wired gateway: the Express app and the parts that need closing. */
@@ -45,8 +84,23 @@ export interface GatewayRuntime {
   snapshots: SnapshotHolder;
   usageQueue: UsageQueue;
   transport: HttpTransport;
+  /** Rate limits and budgets (memory or Redis counters). */
+  admission: AdmissionController;
+  /** Background delivery of usage traces and budget/limit notifications. */
+  delivery: DeliveryDispatcher;
+  /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
+  changes: ControlPlaneChangeChannel | null;
+  /** Tells every instance sharing Redis to reload its snapshot now (no-op without Redis). */
+  announceControlPlaneChange(): void;
+  /** Reloads telemetry destinations and notification channels now. */
+  refreshDeliveryTargets(): Promise<void>;
   /** Stops polling, drains the usage queue (up to `timeoutMs`), closes upstream pools and Redis. */
   close(options?: { timeoutMs?: number }): Promise<void>;
+  /**
+   * The dashboard playground's entry into this runtime's pipeline (same dependencies as
+   * `POST /v1/chat/completions`; usage events record the user and `endpoint: "playground"`).
+   */
+  createPlaygroundRunner(): PlaygroundRunner;
 }
 
 /**
@@ -57,12 +111,77 @@ export interface GatewayRuntime {
 export async function createGatewayRuntime(options: GatewayRuntimeOptions): Promise<GatewayRuntime> {
   const { settings } = options;
   const logger = options.logger ?? silentLogger;
+  const keyPrefix = settings.redisKeyPrefix ?? "gateway:";
+  const redis = settings.redisUrl === undefined ? undefined : new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
+  // Without a listener ioredis prints every reconnect failure; the admission policy decides what a failure means.
+  redis?.on("error", (error: Error) => logger.error("Redis connection error.", error));
+  const subscriber = redis?.duplicate();
+  subscriber?.on("error", (error: Error) => logger.error("Redis subscriber connection error.", error));
+  const changes =
+    redis === undefined || subscriber === undefined
+      ? null
+      : createControlPlaneChangeChannel({
+          redis,
+          subscriber,
+          keyPrefix,
+          onError: (error) => logger.error("Announcing a control-plane change through Redis failed.", error),
+        });
+
+  let deliveryTargets: DeliveryTargets = { telemetryDestinations: [], notificationChannels: [] };
+  let deliveryLoad: Promise<void> | undefined;
+  const refreshDeliveryTargets = (): Promise<void> => {
+    const load = options.source.loadDeliveryTargets;
+    if (load === undefined) return Promise.resolve();
+    deliveryLoad ??= load()
+      .then((targets) => void (deliveryTargets = targets))
+      .catch((error: unknown) => logger.error("Loading telemetry destinations and notification channels failed; keeping the previous ones.", error))
+      .finally(() => void (deliveryLoad = undefined));
+    return deliveryLoad;
+  };
+
+  const source: ControlPlaneSource = {
+    load: () => options.source.load(),
+    readVersion: () => options.source.readVersion(),
+    async subscribe(onChange) {
+      const unsubscribers = [
+        ...(options.source.subscribe ? [await options.source.subscribe(onChange)] : []),
+        ...(changes ? [await changes.subscribe(onChange)] : []),
+      ];
+      return async () => {
+        for (const unsubscribe of unsubscribers) await unsubscribe();
+      };
+    },
+  };
   const snapshots = createSnapshotHolder({
-    source: options.source,
+    source,
     pollIntervalMs: settings.snapshotPollMs,
     onError: (error) => logger.error("Control-plane snapshot refresh failed; serving the previous snapshot.", error),
+    // This instance noticed a change by polling: tell the others at once (before loading it
+    // ourselves) so that they load in parallel instead of waiting for their own poll.
+    onVersionChange: (version) => changes?.announce(version),
+    onReload: (_snapshot, reason) => {
+      if (reason !== "start") void refreshDeliveryTargets();
+    },
   });
   await snapshots.start();
+  await refreshDeliveryTargets();
+  const deliveryRefreshTimer = setInterval(() => void refreshDeliveryTargets(), settings.deliveryRefreshMs ?? 30_000);
+  deliveryRefreshTimer.unref();
+
+  const delivery = createDeliveryDispatcher({
+    targets: () => deliveryTargets,
+    maxQueuedSpans: settings.deliveryQueueSize ?? 10_000,
+    flushIntervalMs: settings.deliveryFlushMs ?? 1000,
+    timeoutMs: settings.deliveryTimeoutMs ?? 5000,
+    maxAttempts: settings.deliveryMaxAttempts ?? 5,
+    onReport: (report) => {
+      if (!report.delivered) {
+        logger.error(`Giving up a ${report.kind} delivery to ${report.targetId} after ${report.attempts} attempt(s): ${report.failure ?? "failed"}`);
+      }
+      options.onDeliveryReport?.(report);
+    },
+    onDropped: (kind, count) => logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`),
+  });
   const usageQueue = createUsageQueue({
     sink: options.sink,
     maxBatchSize: settings.usageBatchSize,
@@ -74,20 +193,43 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       ),
   });
   const transport = createHttpTransport({ connectTimeoutMs: settings.upstreamConnectTimeoutMs });
-  const redis = settings.redisUrl === undefined ? undefined : new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
-  // Without a listener ioredis prints every reconnect failure; the admission policy decides what a failure means.
-  redis?.on("error", (error: Error) => logger.error("Redis connection error.", error));
-  const store = redis === undefined ? createMemoryStore() : createRedisStore({ redis, keyPrefix: "gateway:" });
-  const admission = createAdmissionController({
+  const store = redis === undefined ? createMemoryStore() : createRedisStore({ redis, keyPrefix });
+  const controller = createAdmissionController({
     store,
+    onRedisError: {
+      hardBudgets: settings.redisFailureModeBudgets ?? "closed",
+      rateLimits: settings.redisFailureModeRateLimits ?? "open",
+    },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
   });
+  const admission = notifyingRejections(controller, {
+    gate: createNotificationGate({ redis: redis ?? null, keyPrefix }),
+    notify: (organizationId, event) => delivery.notify(organizationId, event),
+  });
+  const usage = {
+    enqueue(event: Parameters<UsageQueue["enqueue"]>[0]) {
+      usageQueue.enqueue(event);
+      delivery.enqueueUsage(event);
+    },
+  };
+  const onBudgetThreshold = (crossing: BudgetThresholdCrossing) => {
+    const organizationId = organizationOfBudget(snapshots.current(), crossing.budgetId);
+    if (organizationId !== null) delivery.notify(organizationId, createBudgetThresholdEvent(crossing));
+  };
   const app = createGatewayApp({
     snapshots,
-    usage: usageQueue,
+    usage,
     adapters: createAdapterRegistry({ transport }),
     admission,
-    affinityStore: createMemoryAffinityStore(),
+    onBudgetThreshold,
+    affinityStore:
+      redis === undefined
+        ? createMemoryAffinityStore()
+        : createRedisAffinityStore({
+            redis,
+            keyPrefix,
+            onError: (error) => logger.error("Session affinity lookup in Redis failed; routing without it.", error),
+          }),
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
     upstreamTimeoutMs: settings.upstreamTimeoutMs,
@@ -99,12 +241,99 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     snapshots,
     usageQueue,
     transport,
+    admission,
+    delivery,
+    changes,
+    announceControlPlaneChange() {
+      changes?.announce(null);
+    },
+    refreshDeliveryTargets,
+    createPlaygroundRunner: () =>
+      createPipelinePlaygroundRunner(gatewayPipelineDependencies(app), { refreshSnapshot: async () => void (await snapshots.refresh()) }),
     async close(closeOptions = {}) {
+      clearInterval(deliveryRefreshTimer);
       await snapshots.stop();
-      await usageQueue.close({ timeoutMs: closeOptions.timeoutMs ?? 10_000 });
+      const timeoutMs = closeOptions.timeoutMs ?? 10_000;
+      await Promise.all([usageQueue.close({ timeoutMs }), delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) })]);
       await transport.close();
+      if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
+  };
+}
+
+/** The organization owning a budget in the snapshot, or null when it was deleted since. */
+function organizationOfBudget(snapshot: CompiledSnapshot, budgetId: string): string | null {
+  for (const [organizationId, budgets] of snapshot.budgetsByOrganization) {
+    if (budgets.some((budget) => budget.id === budgetId)) return organizationId;
+  }
+  return null;
+}
+
+/**
+ * Wraps the admission controller so that refusals raise a notification event: `budget.exceeded`
+ * once per hard budget and period, `rate_limit.exceeded` once per limit and window (at least a
+ * minute), across instances when Redis is shared. Never delays or changes the refusal.
+ */
+function notifyingRejections(
+  controller: AdmissionController,
+  options: {
+    gate: ReturnType<typeof createNotificationGate>;
+    notify: (organizationId: string, event: ReturnType<typeof createBudgetExceededEvent>) => void;
+  },
+): AdmissionController {
+  const observe = (input: AdmitInput, thrown: unknown) => {
+    if (!GatewayError.isInstance(thrown)) return;
+    const details = (thrown.details ?? {}) as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === "string" ? value : null);
+    if (thrown.code === "hard_budget_exceeded") {
+      const budgetId = text(details.budget_id);
+      if (budgetId === null) return;
+      const budget = input.budgets.find((candidate) => candidate.id === budgetId);
+      const now = Date.now();
+      const endsAt = budget ? periodWindow(budget.period, now).endsAt : null;
+      const ttlSeconds = endsAt === null ? 30 * 86_400 : Math.max(60, (Number(endsAt) - now) / 1000);
+      const periodKey = text(details.period_key);
+      void options.gate.firstTime(`budget.exceeded:${budgetId}:${periodKey ?? ""}`, ttlSeconds).then((first) => {
+        if (first) {
+          options.notify(
+            input.organizationId,
+            createBudgetExceededEvent({ budgetId, budgetName: budget?.name ?? null, scope: text(details.scope), periodKey }),
+          );
+        }
+      });
+    } else if (thrown.code === "gateway_rate_limit_exceeded") {
+      const limitId = text(details.limit_id);
+      if (limitId === null) return;
+      const limit = input.rateLimits.find((candidate) => candidate.id === limitId);
+      const ttlSeconds = Math.max(60, limit?.windowSeconds ?? 60);
+      void options.gate.firstTime(`rate_limit.exceeded:${limitId}`, ttlSeconds).then((first) => {
+        if (first) {
+          options.notify(
+            input.organizationId,
+            createRateLimitExceededEvent({
+              limitId,
+              scope: text(details.scope),
+              kind: text(details.kind),
+              retryAfterSeconds: typeof thrown.retryAfter === "number" ? thrown.retryAfter : null,
+            }),
+          );
+        }
+      });
+    }
+  };
+  return {
+    ...controller,
+    admit: (input) =>
+      controller.admit(input).catch((thrown: unknown) => {
+        observe(input, thrown);
+        throw thrown;
+      }),
+    admitDecision: (input) =>
+      controller.admitDecision(input).catch((thrown: unknown) => {
+        observe({ ...input, isDecision: true }, thrown);
+        throw thrown;
+      }),
   };
 }
 

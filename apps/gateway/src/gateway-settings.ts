@@ -10,6 +10,14 @@ const settingsSchema = z.object({
   GATEWAY_DATA_DIR: z.string().min(1).default("./data"),
   GATEWAY_CONFIG: z.string().min(1).optional(),
   REDIS_URL: z.string().min(1).optional(),
+  GATEWAY_REDIS_KEY_PREFIX: z.string().min(1).max(100).default("gateway:"),
+  GATEWAY_REDIS_FAILURE_MODE_BUDGETS: z.enum(["closed", "open"]).default("closed"),
+  GATEWAY_REDIS_FAILURE_MODE_RATE_LIMITS: z.enum(["open", "closed"]).default("open"),
+  GATEWAY_DELIVERY_FLUSH_MS: integer(10).default(1000),
+  GATEWAY_DELIVERY_TIMEOUT_MS: integer(100).default(5000),
+  GATEWAY_DELIVERY_MAX_ATTEMPTS: integer(1).max(20).default(5),
+  GATEWAY_DELIVERY_QUEUE_SIZE: integer(1).default(10_000),
+  GATEWAY_DELIVERY_REFRESH_MS: integer(1000).default(30_000),
   GATEWAY_BODY_LIMIT_BYTES: integer(1).default(10 * 1024 * 1024),
   GATEWAY_REQUEST_TIMEOUT_MS: integer(1).default(600_000),
   GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
@@ -36,6 +44,22 @@ export interface GatewaySettings {
   /** Path of the declarative configuration file (YAML or JSON). */
   configPath: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key and of the pub/sub channel (instances sharing it share counters). */
+  redisKeyPrefix: string;
+  /** Redis down: refuse (503) calls under a hard budget (`closed`) or let them through (`open`). */
+  redisFailureModeBudgets: "closed" | "open";
+  /** Redis down: skip rate limits (`open`) or refuse calls under one (`closed`, 503). */
+  redisFailureModeRateLimits: "open" | "closed";
+  /** How often traces and notifications are batched and sent. */
+  deliveryFlushMs: number;
+  /** Timeout of one delivery HTTP request. */
+  deliveryTimeoutMs: number;
+  /** Attempts per delivery (with backoff) before it is given up. */
+  deliveryMaxAttempts: number;
+  /** Most spans waiting for delivery (the oldest are dropped and counted beyond). */
+  deliveryQueueSize: number;
+  /** How often destinations and channels are reloaded (also after every snapshot reload). */
+  deliveryRefreshMs: number;
   bodyLimitBytes: number;
   requestTimeoutMs: number;
   upstreamTimeoutMs: number;
@@ -72,6 +96,14 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     dataDirectory: values.GATEWAY_DATA_DIR,
     configPath: values.GATEWAY_CONFIG,
     redisUrl: values.REDIS_URL,
+    redisKeyPrefix: values.GATEWAY_REDIS_KEY_PREFIX,
+    redisFailureModeBudgets: values.GATEWAY_REDIS_FAILURE_MODE_BUDGETS,
+    redisFailureModeRateLimits: values.GATEWAY_REDIS_FAILURE_MODE_RATE_LIMITS,
+    deliveryFlushMs: values.GATEWAY_DELIVERY_FLUSH_MS,
+    deliveryTimeoutMs: values.GATEWAY_DELIVERY_TIMEOUT_MS,
+    deliveryMaxAttempts: values.GATEWAY_DELIVERY_MAX_ATTEMPTS,
+    deliveryQueueSize: values.GATEWAY_DELIVERY_QUEUE_SIZE,
+    deliveryRefreshMs: values.GATEWAY_DELIVERY_REFRESH_MS,
     bodyLimitBytes: values.GATEWAY_BODY_LIMIT_BYTES,
     requestTimeoutMs: values.GATEWAY_REQUEST_TIMEOUT_MS,
     upstreamTimeoutMs: values.GATEWAY_UPSTREAM_TIMEOUT_MS,

@@ -2,12 +2,18 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type Database,
+  type SecretBox,
   createDatabase,
+  listEnabledNotificationChannels,
+  listEnabledTelemetryDestinations,
   loadControlPlaneSnapshot,
   loadSecretBoxFromEnvironment,
   readControlPlaneVersion,
+  recordNotificationDelivery,
+  recordTelemetryDelivery,
   writeUsageBatch,
 } from "@gateway/db";
+import type { DeliveryTargets, NotificationChannelConfig, TelemetryDestinationConfig } from "@gateway/pipeline";
 import { bootstrapFirstStart } from "./bootstrap-first-start.js";
 import { applyGatewayConfig } from "./config-file/apply-gateway-config.js";
 import { loadGatewayConfig } from "./config-file/load-gateway-config.js";
@@ -90,6 +96,14 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       source: {
         load: () => loadControlPlaneSnapshot(database, { secretBox }),
         readVersion: () => readControlPlaneVersion(database),
+        loadDeliveryTargets: () => loadDeliveryTargets(database, secretBox),
+      },
+      // Background bookkeeping of the dashboard's `last_delivery_*` columns (never on the request path).
+      onDeliveryReport: (report) => {
+        const record = report.kind === "telemetry" ? recordTelemetryDelivery : recordNotificationDelivery;
+        record(database, report.targetId, { ok: report.delivered }).catch((error: unknown) =>
+          logger.error("Recording a delivery outcome failed.", error),
+        );
       },
       sink: { write: async (events) => void (await writeUsageBatch(database, events)) },
       settings,
@@ -127,6 +141,33 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Enabled telemetry destinations and notification channels of every organization (decrypted; never logged). */
+async function loadDeliveryTargets(database: Database, secretBox: SecretBox): Promise<DeliveryTargets> {
+  const [destinations, channels] = await Promise.all([
+    listEnabledTelemetryDestinations(database, { secretBox }),
+    listEnabledNotificationChannels(database, { secretBox }),
+  ]);
+  return {
+    telemetryDestinations: destinations
+      .filter((destination) => destination.config.kind === "otlp_http" || destination.config.kind === "webhook")
+      .map((destination) => ({
+        id: destination.id,
+        organizationId: destination.organizationId,
+        name: destination.name,
+        config: destination.config as unknown as TelemetryDestinationConfig,
+      })),
+    notificationChannels: channels
+      .filter((channel) => ["webhook", "slack", "email"].includes(String(channel.config.kind)))
+      .map((channel) => ({
+        id: channel.id,
+        organizationId: channel.organizationId,
+        name: channel.name,
+        events: channel.events,
+        config: channel.config as unknown as NotificationChannelConfig,
+      })),
+  };
 }
 
 const consoleLogger: GatewayLogger = {

@@ -39,7 +39,8 @@ export async function callWithFallback<Target, Result>(
 ): Promise<{ result: Result; target: Target; attempts: number }> {
   const maxAttempts = Math.max(1, Math.floor(options.maxAttemptsPerTarget));
   const backoffMs = options.backoffMs ?? 200;
-  let lastError: GatewayError = new GatewayError("model_not_found");
+  // Created only when needed: a GatewayError captures a stack trace, too costly for every call.
+  let lastError: GatewayError | undefined;
   let attempts = 0;
   for (const [targetIndex, target] of options.targets.entries()) {
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
@@ -66,5 +67,5 @@ export async function callWithFallback<Target, Result>(
       }
     }
   }
-  throw lastError;
+  throw lastError ?? new GatewayError("model_not_found");
 }

@@ -8,7 +8,7 @@ import { createSnapshotHolder } from "./snapshot-holder.js";
 function createChangingSource(initial: ControlPlaneSnapshot) {
   let stored = initial;
   const calls = { load: 0, readVersion: 0 };
-  let notify: (() => void) | undefined;
+  let notify: ((version?: string | null) => void) | undefined;
   const source: ControlPlaneSource = {
     async load() {
       calls.load += 1;
@@ -36,8 +36,8 @@ function createChangingSource(initial: ControlPlaneSnapshot) {
         },
       };
     },
-    push() {
-      notify?.();
+    push(version?: string) {
+      notify?.(version);
     },
   };
 }
@@ -74,6 +74,44 @@ describe("createSnapshotHolder", () => {
     store.change(createTestSnapshot({ version: "v2" }));
     store.push();
     await vi.waitFor(() => expect(holder.current().version).toBe("v2"), { timeout: 2000, interval: 5 });
+    await holder.stop();
+  });
+
+  it("skips an announced version already in service and tells onReload why it reloaded", async () => {
+    const store = createChangingSource(createTestSnapshot({ version: "v1" }));
+    const reasons: string[] = [];
+    const holder = createSnapshotHolder({
+      source: store.withSubscribe(),
+      pollIntervalMs: 60_000,
+      onReload: (_snapshot, reason) => reasons.push(reason),
+    });
+    await holder.start();
+    store.push("v1");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.calls.load).toBe(1);
+    store.change(createTestSnapshot({ version: "v2" }));
+    store.push("v2");
+    await vi.waitFor(() => expect(holder.current().version).toBe("v2"), { timeout: 2000, interval: 5 });
+    store.change(createTestSnapshot({ version: "v3" }));
+    expect(await holder.refresh()).toBe(true);
+    expect(reasons).toEqual(["start", "push", "refresh"]);
+    await holder.stop();
+  });
+
+  it("reports a change noticed by its own poll as `poll` (the reason to announce it)", async () => {
+    const store = createChangingSource(createTestSnapshot({ version: "v1" }));
+    const reasons: string[] = [];
+    const changes: string[] = [];
+    const holder = createSnapshotHolder({
+      source: store.source,
+      pollIntervalMs: 10,
+      onReload: (_snapshot, reason) => reasons.push(reason),
+      onVersionChange: (version) => changes.push(version),
+    });
+    await holder.start();
+    store.change(createTestSnapshot({ version: "v2" }));
+    await vi.waitFor(() => expect(reasons).toEqual(["start", "poll"]), { timeout: 2000, interval: 5 });
+    expect(changes).toEqual(["v2"]);
     await holder.stop();
   });
 

@@ -2,6 +2,9 @@ import { type CompiledSnapshot, compileSnapshot } from "./compile-snapshot.js";
 import type { ControlPlaneSnapshot } from "./control-plane-snapshot.js";
 import type { ControlPlaneSource } from "./control-plane-source.js";
 
+/** What caused a snapshot reload. */
+export type SnapshotReloadReason = "start" | "poll" | "push" | "refresh";
+
 /** Settings of {@link createSnapshotHolder}. */
 export interface SnapshotHolderSettings {
   source: ControlPlaneSource;
@@ -11,8 +14,18 @@ export interface SnapshotHolderSettings {
   compile?: (snapshot: ControlPlaneSnapshot) => CompiledSnapshot;
   /** Told about failed polls/reloads; the previous snapshot stays in service meanwhile. */
   onError?: (error: unknown) => void;
-  /** Told after a new snapshot replaced the previous one. */
-  onReload?: (snapshot: CompiledSnapshot) => void;
+  /**
+   * Told after a new snapshot replaced the previous one, with what caused it: `start`, `poll`
+   * (this instance noticed the version change: announce it to the others), `push` (a
+   * notification from `source.subscribe`) or `refresh` (an explicit `refresh()`).
+   */
+  onReload?: (snapshot: CompiledSnapshot, reason: SnapshotReloadReason) => void;
+  /**
+   * Told as soon as a version check (poll or `refresh()`) reads a version other than the one
+   * in service, before the reload: the moment to announce it to other instances, so that
+   * they load in parallel with this one.
+   */
+  onVersionChange?: (version: string) => void;
 }
 
 /**
@@ -43,52 +56,55 @@ export function createSnapshotHolder(settings: SnapshotHolderSettings): Snapshot
   let reloadRequested = false;
   let stopped = false;
 
-  async function reload(): Promise<void> {
+  async function reload(reason: SnapshotReloadReason): Promise<void> {
     const snapshot = await settings.source.load();
     compiled = compile(snapshot);
-    settings.onReload?.(compiled);
+    settings.onReload?.(compiled, reason);
   }
 
-  async function check(force: boolean): Promise<boolean> {
+  async function check(force: boolean, reason: SnapshotReloadReason): Promise<boolean> {
     if (force || compiled === undefined) {
-      await reload();
+      await reload(compiled === undefined ? "start" : reason);
       return true;
     }
     const version = await settings.source.readVersion();
     if (version === compiled.version) return false;
-    await reload();
+    settings.onVersionChange?.(version);
+    await reload(reason);
     return true;
   }
 
   /** One check at a time; a push that arrives during a check forces one more reload after it. */
-  function refresh(force = false): Promise<boolean> {
+  function refresh(force: boolean, reason: SnapshotReloadReason): Promise<boolean> {
     if (inFlight) {
       if (force) reloadRequested = true;
       return inFlight;
     }
-    inFlight = check(force).finally(() => {
+    inFlight = check(force, reason).finally(() => {
       inFlight = undefined;
       if (reloadRequested && !stopped) {
         reloadRequested = false;
-        void refresh(true).catch((error: unknown) => settings.onError?.(error));
+        void refresh(true, "push").catch((error: unknown) => settings.onError?.(error));
       }
     });
     return inFlight;
   }
 
   function poll(): void {
-    refresh().catch((error: unknown) => settings.onError?.(error));
+    refresh(false, "poll").catch((error: unknown) => settings.onError?.(error));
   }
 
   return {
     async start() {
       stopped = false;
-      await refresh(true);
+      await refresh(true, "start");
       timer = setInterval(poll, pollIntervalMs);
       timer.unref();
       if (settings.source.subscribe) {
-        unsubscribe = await settings.source.subscribe(() => {
-          refresh(true).catch((error: unknown) => settings.onError?.(error));
+        unsubscribe = await settings.source.subscribe((version) => {
+          // An announcement of the version already in service (our own, or seen by our poll) needs no reload.
+          if (typeof version === "string" && compiled !== undefined && compiled.version === version) return;
+          refresh(true, "push").catch((error: unknown) => settings.onError?.(error));
         });
       }
     },
@@ -96,7 +112,7 @@ export function createSnapshotHolder(settings: SnapshotHolderSettings): Snapshot
       if (compiled === undefined) throw new Error("The control-plane snapshot is not loaded yet; call start() first.");
       return compiled;
     },
-    refresh: () => refresh(false),
+    refresh: () => refresh(false, "refresh"),
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);

@@ -7,6 +7,10 @@ import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransport } from "./http-transport.js";
 import type { ProviderResult, SseEvent } from "./provider-adapter.js";
 
+// The first local count builds the tokenizer's rank tables (about 1 s on an idle 2-core
+// machine, several seconds while other suites run beside it): allow for that, not for a hang.
+const tokenizerLoadTimeoutMs = 30_000;
+
 // Anthropic Messages format in, OpenAI-compatible chat completions upstream (translated direction).
 
 let upstream: FakeUpstream | undefined;
@@ -381,7 +385,7 @@ describe("openai adapter: count_tokens (Anthropic body, counted locally)", () =>
     expect(withTools).toMatchObject({ local: true, exact: false });
     expect(withTools.inputTokens).toBeGreaterThan(withSystem.inputTokens);
     expect(upstream.requests).toHaveLength(0);
-  });
+  }, tokenizerLoadTimeoutMs);
 
   it("refuses a count_tokens body the messages route would refuse", async () => {
     const { adapter, target } = await setup((_request, response) => sendJson(response, 500, {}));

@@ -6,6 +6,10 @@ import { createProviderAdapter } from "./create-provider-adapter.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransport } from "./http-transport.js";
 
+// The first local count builds the tokenizer's rank tables (about 1 s on an idle 2-core
+// machine, several seconds while other suites run beside it): allow for that, not for a hang.
+const tokenizerLoadTimeoutMs = 30_000;
+
 let upstream: FakeUpstream | undefined;
 let transport: HttpTransport | undefined;
 
@@ -192,7 +196,7 @@ describe("openai adapter: native chat completions", () => {
     expect(short.local).toBe(true);
     expect(long.inputTokens).toBeGreaterThan(short.inputTokens);
     expect(upstream.requests).toHaveLength(0);
-  });
+  }, tokenizerLoadTimeoutMs);
 
   it("a caller that goes away mid-stream closes the upstream socket", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => {

@@ -1,14 +1,21 @@
 import { randomBytes } from "node:crypto";
+import {
+  createNotificationChannel,
+  deleteNotificationChannel,
+  getNotificationChannelWithConfig,
+  listNotificationChannelsWithConfig,
+  recordNotificationDelivery,
+  updateNotificationChannel,
+  type NotificationChannelWithConfig,
+} from "@gateway/db";
 import { z } from "zod";
 import { deliveryUrl, displayUrl } from "../delivery/destination-url.js";
-import { postJson, type DeliveryOutcome } from "../delivery/post-json.js";
-import { signWebhookPayload, webhookSignatureHeader } from "../delivery/sign-webhook-payload.js";
-import type { Mailer } from "../email/create-mailer.js";
+import { deliverNotification } from "@gateway/pipeline";
 import { deletedObjectSchema, displayName, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
-import { auditChange, found, stringArray, withConflict } from "./resource-helpers.js";
+import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 /** Event kinds a channel can subscribe to (empty list = all). */
 export const notificationEventKinds = ["budget.threshold", "budget.exceeded", "rate_limit.exceeded", "api_key.revoked", "provider.error"] as const;
@@ -51,18 +58,8 @@ export const notificationTestSchema = z.object({
   object: z.literal("notification.test"),
 });
 
-interface ChannelRow {
-  id: string;
-  name: string;
-  kind: string;
-  configCiphertext: string;
-  events: unknown;
-  enabled: boolean;
-  lastDeliveryAt: Date | null;
-  lastDeliveryOk: boolean | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A channel with its configuration (decrypted by `@gateway/db`). */
+type ChannelRow = NotificationChannelWithConfig;
 
 const events = z.array(z.enum(notificationEventKinds)).max(20).describe("Event kinds to send; empty = all");
 const createBody = z.object({ name: displayName, enabled: z.boolean().default(true), events: events.default([]), config: channelConfig });
@@ -72,37 +69,13 @@ const updateBody = z
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 const params = idParams("channel_id");
 
-/** One notification event. */
-export interface NotificationEvent {
-  id: string;
-  type: string;
-  createdAt: Date;
-  title: string;
-  text: string;
-  data: Record<string, unknown>;
-}
-
-/** Delivers a notification event to one channel (webhook, Slack-compatible webhook or email). */
-export async function deliverNotification(config: ChannelConfig, event: NotificationEvent, options: { timeoutMs: number; mailer: Mailer }): Promise<DeliveryOutcome> {
-  if (config.kind === "email") {
-    const results = await Promise.all(
-      config.recipients.map((to) => options.mailer.send({ to, subject: `[AI Gateway] ${event.title}`, text: `${event.text}\n\nEvent id: ${event.id}` })),
-    );
-    const failed = results.find((result) => !result.delivered);
-    return failed ? { delivered: false, status: null, failure: failed.failure } : { delivered: true, status: null, failure: null };
-  }
-  if (config.kind === "slack") {
-    const body = JSON.stringify({ text: `*${event.title}*\n${event.text}`, blocks: [{ type: "section", text: { type: "mrkdwn", text: `*${event.title}*\n${event.text}` } }] });
-    return postJson({ url: config.webhook_url, body, timeoutMs: options.timeoutMs });
-  }
-  const body = JSON.stringify({ id: event.id, type: event.type, created_at: event.createdAt.toISOString(), title: event.title, text: event.text, data: event.data });
-  const signature = signWebhookPayload({ secret: config.secret, body, timestamp: Math.floor(event.createdAt.getTime() / 1000) });
-  return postJson({ url: config.url, body, headers: { [webhookSignatureHeader]: signature, "x-gateway-event-id": event.id }, timeoutMs: options.timeoutMs });
-}
+export type { NotificationEvent } from "@gateway/pipeline";
+export { deliverNotification };
 
 /** Notification channel routes under `/api/notification-channels`. */
 export function createNotificationChannelRoutes(services: DashboardServices): DashboardRoute[] {
-  const decrypt = (row: ChannelRow): ChannelConfig => JSON.parse(services.secrets.decrypt(row.configCiphertext)) as ChannelConfig;
+  const secretBox = { secretBox: services.secrets };
+  const decrypt = (row: ChannelRow): ChannelConfig => row.config as ChannelConfig;
   const present = (row: ChannelRow): z.infer<typeof notificationChannelSchema> => {
     const config = decrypt(row);
     return {
@@ -110,7 +83,7 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
       name: row.name,
       kind: config.kind,
       target: config.kind === "webhook" ? displayUrl(config.url) : config.kind === "slack" ? "slack incoming webhook" : config.recipients.join(", "),
-      events: stringArray(row.events),
+      events: row.events,
       enabled: row.enabled,
       last_delivery_at: iso(row.lastDeliveryAt),
       last_delivery_ok: row.lastDeliveryOk,
@@ -120,7 +93,7 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
     };
   };
   const load = (organizationId: string, id: string) =>
-    services.prisma.notificationChannel.findFirst({ where: { id, organizationId } }).then((row) => found(row, "Notification channel"));
+    getNotificationChannelWithConfig(services.database, organizationId, id, secretBox).then((row) => found(row, "Notification channel"));
   const conflict = "A notification channel with this name already exists.";
 
   return [
@@ -136,21 +109,17 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
       responses: [{ status: 201, description: "The channel", schema: notificationChannelSchema }],
       async handler(context) {
         const { principal, body } = context;
-        const row = await withConflict(
+        const created = await withConflict(
           () =>
-            services.prisma.notificationChannel.create({
-              data: {
-                organizationId: principal.organization.id,
-                name: body.name,
-                kind: body.config.kind,
-                configCiphertext: services.secrets.encrypt(JSON.stringify(body.config)),
-                events: body.events,
-                enabled: body.enabled,
-              },
-            }),
+            createNotificationChannel(
+              services.database,
+              { organizationId: principal.organization.id, name: body.name, kind: body.config.kind, config: body.config, events: body.events, enabled: body.enabled },
+              secretBox,
+            ),
           conflict,
           "name",
         );
+        const row = { ...created, config: body.config };
         const after = present(row);
         await auditChange(services, context, { action: "notification_channel.created", targetType: "notification_channel", targetId: row.id, after });
         return { status: 201, body: after };
@@ -165,7 +134,7 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
       access: "notifications:read",
       responses: [{ status: 200, description: "Channels", schema: listObjectSchema(notificationChannelSchema) }],
       async handler({ principal }) {
-        const rows = await services.prisma.notificationChannel.findMany({ where: { organizationId: principal.organization.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+        const rows = await listNotificationChannelsWithConfig(services.database, principal.organization.id, secretBox);
         return { status: 200, body: fullList(rows.map(present)) };
       },
     }),
@@ -196,20 +165,24 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
       async handler(context) {
         const { principal, params: { channel_id }, body } = context;
         const existing = await load(principal.organization.id, channel_id);
-        const row = await withConflict(
+        const updated = await withConflict(
           () =>
-            services.prisma.notificationChannel.update({
-              where: { id: existing.id },
-              data: {
+            updateNotificationChannel(
+              services.database,
+              existing.organizationId,
+              existing.id,
+              {
                 ...(body.name !== undefined ? { name: body.name } : {}),
                 ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
                 ...(body.events !== undefined ? { events: body.events } : {}),
-                ...(body.config !== undefined ? { kind: body.config.kind, configCiphertext: services.secrets.encrypt(JSON.stringify(body.config)) } : {}),
+                ...(body.config !== undefined ? { kind: body.config.kind, config: body.config } : {}),
               },
-            }),
+              secretBox,
+            ),
           conflict,
           "name",
         );
+        const row = { ...updated, config: body.config ?? existing.config };
         const after = present(row);
         await auditChange(services, context, { action: "notification_channel.updated", targetType: "notification_channel", targetId: row.id, before: present(existing), after });
         return { status: 200, body: after };
@@ -227,7 +200,7 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
       async handler(context) {
         const { principal, params: { channel_id } } = context;
         const existing = await load(principal.organization.id, channel_id);
-        await services.prisma.notificationChannel.delete({ where: { id: existing.id } });
+        await deleteNotificationChannel(services.database, existing.organizationId, existing.id);
         await auditChange(services, context, { action: "notification_channel.deleted", targetType: "notification_channel", targetId: existing.id, before: present(existing) });
         return { status: 200, body: { id: existing.id, object: "notification.channel", deleted: true } };
       },
@@ -260,7 +233,7 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
           },
           { timeoutMs: services.settings.deliveryTimeoutMs, mailer: services.mailer },
         );
-        await services.prisma.notificationChannel.update({ where: { id: existing.id }, data: { lastDeliveryAt: services.now(), lastDeliveryOk: outcome.delivered } });
+        await recordNotificationDelivery(services.database, existing.id, { ok: outcome.delivered, at: services.now() });
         await auditChange(services, context, {
           action: "notification_channel.tested",
           targetType: "notification_channel",

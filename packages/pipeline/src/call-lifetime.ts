@@ -1,0 +1,99 @@
+import { GatewayError } from "@gateway/errors";
+
+/**
+ * The signal of one inference call for its whole life, including a stream's after its
+ * first byte (which {@link runWithDeadline} does not cover: it ends when the stream starts).
+ */
+export interface CallLifetime {
+  /** Aborted when the caller disconnects or the gateway deadline passes; aborts the upstream request. */
+  readonly signal: AbortSignal;
+  /** Why the call was aborted: `client_cancelled`, `request_timeout`, or null while it is alive. */
+  abortCode(): "client_cancelled" | "request_timeout" | null;
+  /** Aborts the call as cancelled by the caller (the stream's consumer went away). */
+  cancel(): void;
+  /**
+   * Settles like `work`, unless the lifetime is aborted first: then it rejects at once with
+   * 499 `client_cancelled` or 408 `request_timeout` (what `runWithDeadline` does for a single
+   * call, without a second controller and timer).
+   */
+  race<Result>(work: Promise<Result>): Promise<Result>;
+  /** Clears the deadline timer and the caller listener; call once the call ended. */
+  dispose(): void;
+}
+
+/**
+ * Links the caller's signal and the gateway deadline into one long-lived signal: the deadline
+ * aborts with 408 `request_timeout`, the caller with 499 `client_cancelled`.
+ */
+export function createCallLifetime(options: {
+  deadline: number;
+  signal?: AbortSignal;
+  /**
+   * The app's own controller, aborted when the caller disconnects (instead of `signal`): the
+   * lifetime adopts it rather than creating a second one and listening to the first (an
+   * AbortController costs microseconds on the hot path). Its abort counts as `client_cancelled`.
+   */
+  abortController?: AbortController;
+}): CallLifetime {
+  const controller = options.abortController ?? new AbortController();
+  let code: "client_cancelled" | "request_timeout" | null = null;
+  let rejectRace: ((error: GatewayError) => void) | null = null;
+  const abort = (reason: "client_cancelled" | "request_timeout") => {
+    if (controller.signal.aborted) return;
+    code = reason;
+    const error = new GatewayError(reason);
+    controller.abort(error);
+    rejectRace?.(error);
+  };
+  const onCallerAbort = () => abort("client_cancelled");
+  if (options.abortController !== undefined) {
+    // The app aborts its own controller when the caller leaves: learn about it, without a second signal.
+    if (controller.signal.aborted) code = "client_cancelled";
+    else controller.signal.addEventListener("abort", () => {
+      if (code === null) {
+        code = "client_cancelled";
+        rejectRace?.(new GatewayError("client_cancelled"));
+      }
+    }, { once: true });
+  }
+  const remaining = options.deadline - Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  if (remaining <= 0) abort("request_timeout");
+  else {
+    timer = setTimeout(() => abort("request_timeout"), remaining);
+    timer.unref?.();
+  }
+  if (options.signal) {
+    if (options.signal.aborted) onCallerAbort();
+    else options.signal.addEventListener("abort", onCallerAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    abortCode: () => code,
+    cancel: () => abort("client_cancelled"),
+    race(work) {
+      if (code !== null) {
+        work.catch(() => undefined);
+        return Promise.reject(new GatewayError(code));
+      }
+      return new Promise((resolve, reject) => {
+        rejectRace = reject;
+        work.then(
+          (value) => {
+            rejectRace = null;
+            resolve(value);
+          },
+          (error: unknown) => {
+            rejectRace = null;
+            reject(error);
+          },
+        );
+      });
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      options.signal?.removeEventListener("abort", onCallerAbort);
+    },
+  };
+}
