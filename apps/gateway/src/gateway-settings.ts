@@ -23,7 +23,7 @@ const settingsSchema = z.object({
   GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS: integer(1).default(10_000),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
-  GATEWAY_USAGE_BATCH_SIZE: integer(1).default(500),
+  GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
   GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
   GATEWAY_SHUTDOWN_TIMEOUT_MS: integer(0).default(10_000),
   GATEWAY_ADMIN_EMAIL: z.string().email().optional(),
@@ -65,7 +65,8 @@ export interface GatewaySettings {
   upstreamTimeoutMs: number;
   upstreamConnectTimeoutMs: number;
   snapshotPollMs: number;
-  usageBatchSize: number;
+  /** Usage events per database write; unset: 100 on SQLite (written on the event loop), 500 on PostgreSQL. */
+  usageBatchSize: number | undefined;
   usageFlushMs: number;
   shutdownTimeoutMs: number;
   adminEmail: string | undefined;

@@ -106,7 +106,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
         );
       },
       sink: { write: async (events) => void (await writeUsageBatch(database, events)) },
-      settings,
+      settings: {
+        ...settings,
+        // SQLite writes on the event loop: smaller batches keep each pause short.
+        usageBatchSize: settings.usageBatchSize ?? (database.provider === "sqlite" ? 100 : 500),
+      },
       logger,
     });
     const server = runtime.app.listen(settings.port, settings.host);

@@ -52,6 +52,31 @@ describe("createUsageQueue", () => {
     await queue.close();
   });
 
+  it("lets other work run between batches when the sink writes synchronously", async () => {
+    // An embedded SQLite sink blocks the thread while it writes; a backlog of several batches
+    // must not be drained in one go, or every request waits for all of them.
+    const timeline: string[] = [];
+    const queue = createUsageQueue({
+      sink: { write: async (events) => void timeline.push(`batch:${events.map((item) => item.requestId).join("")}`) },
+      maxBatchSize: 2,
+      flushIntervalMs: 60_000,
+    });
+    // Enqueue a full batch last so that enqueue itself starts no background flush first.
+    for (const id of ["a", "b", "c", "d", "e"]) queue.enqueue(event(id));
+    await queue.flush();
+    timeline.length = 0;
+    for (const id of ["f", "g", "h", "i", "j"]) queue.enqueue(event(id));
+    const flushing = queue.flush();
+    setImmediate(() => timeline.push("request"));
+    await flushing;
+    const firstBatch = timeline.findIndex((entry) => entry.startsWith("batch:"));
+    const lastBatch = timeline.length - 1 - [...timeline].reverse().findIndex((entry) => entry.startsWith("batch:"));
+    const request = timeline.indexOf("request");
+    expect(request).toBeGreaterThan(firstBatch);
+    expect(request).toBeLessThan(lastBatch);
+    await queue.close();
+  });
+
   it("writes on its interval", async () => {
     const written: string[] = [];
     const queue = createUsageQueue({

@@ -74,15 +74,21 @@ export function createUsageQueue(settings: UsageQueueSettings): UsageQueue {
   }
 
   async function flush(): Promise<void> {
+    let batchesWritten = 0;
     while (queue.length > 0) {
       if (writing) {
         await writing.catch(() => undefined);
         continue;
       }
+      // An embedded database (SQLite) writes synchronously on this thread: give requests a
+      // turn of the event loop between batches instead of draining a whole backlog at once.
+      if (batchesWritten > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (writing || queue.length === 0) continue;
       writing = writeBatch().finally(() => {
         writing = undefined;
       });
       await writing;
+      batchesWritten += 1;
     }
   }
 
