@@ -16,7 +16,19 @@ try {
   process.exit(1);
 }
 const playground = typeof gateway.runtime.createPlaygroundRunner === "function" ? gateway.runtime.createPlaygroundRunner() : null;
-const dashboard = await startDashboard({ database: gateway.database, playground });
+// A control-plane write through the dashboard (a revoked key, a new policy) reaches the in-process
+// gateway before the write answers. Two checks: one already in flight may have read the version
+// before the write committed; the second starts after it. (With REDIS_URL the dashboard also
+// announces the change to every other gateway instance.)
+const snapshots = gateway.runtime.snapshots;
+const onControlPlaneChange =
+  typeof snapshots?.refresh === "function"
+    ? async () => {
+        await snapshots.refresh();
+        await snapshots.refresh();
+      }
+    : null;
+const dashboard = await startDashboard({ database: gateway.database, playground, onControlPlaneChange });
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"]) {

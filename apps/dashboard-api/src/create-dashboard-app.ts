@@ -29,7 +29,9 @@ import { createTelemetryDestinationRoutes } from "./resources/telemetry-destinat
 import { createUsageRoutes } from "./resources/usage-routes.js";
 import type { DashboardRoute } from "./routing/dashboard-route.js";
 import { mountRoutes } from "./routing/mount-routes.js";
+import { type ControlPlaneChange, createControlPlaneAnnouncer } from "./services/control-plane-announcer.js";
 import type { DashboardServices, SecretCipher } from "./services/dashboard-services.js";
+import type { Redis } from "ioredis";
 
 /** Limits of the login and resend throttles (defaults in parentheses). */
 export interface DashboardThrottleSettings {
@@ -59,6 +61,19 @@ export interface DashboardDependencies {
   /** The gateway pipeline's chat entry for the playground; null answers 503 `service_unavailable`. */
   playground?: PlaygroundRunner | null;
   throttle?: DashboardThrottleSettings;
+  /**
+   * A Redis connection (not in subscriber mode) on which control-plane writes are announced to
+   * the gateways (`<settings.redisKeyPrefix>control-plane`). The caller owns and closes it;
+   * `startDashboard` opens one from `REDIS_URL`. Null or absent: no announcements.
+   */
+  redis?: Redis | null;
+  /**
+   * Called after every control-plane write (API keys, projects, connections, routes, policies,
+   * budgets, rate limits, teams, members, the organization), awaited up to 1 s before the
+   * write answers: `pnpm start` refreshes the in-process gateway's snapshot with it. Failures
+   * are logged, never answered.
+   */
+  onControlPlaneChange?: ((change: ControlPlaneChange) => void | Promise<void>) | null;
   /** The clock (tests). */
   now?: () => Date;
 }
@@ -117,6 +132,13 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
     },
     resendLimiter: createAttemptLimiter({ limit: throttle.resendsPerInvitation ?? 3, windowMs: throttle.resendWindowMs ?? 60 * 60_000 }),
     playground: dependencies.playground ?? null,
+    announceControlPlaneChange: createControlPlaneAnnouncer({
+      database: dependencies.database,
+      redis: dependencies.redis ?? null,
+      keyPrefix: settings.redisKeyPrefix,
+      onControlPlaneChange: dependencies.onControlPlaneChange ?? null,
+      logger,
+    }),
     now: dependencies.now ?? (() => new Date()),
   };
   const routes = createDashboardRoutes(services);

@@ -29,6 +29,10 @@ export interface DashboardSettings {
   trustProxy: string | null;
   /** `DASHBOARD_DELIVERY_TIMEOUT_MS`: timeout of test deliveries and OAuth discovery (default 5000). */
   deliveryTimeoutMs: number;
+  /** `REDIS_URL` (the gateways'): control-plane writes are announced there; unset = no announcements (gateways poll). */
+  redisUrl: string | null;
+  /** `GATEWAY_REDIS_KEY_PREFIX` (default `gateway:`): must match the gateways' so they hear `<prefix>control-plane`. */
+  redisKeyPrefix: string;
 }
 
 /** Parses the dashboard settings from environment variables (documented in the README). */
@@ -56,12 +60,21 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     invitationTtlHours: readInteger(environment.DASHBOARD_INVITATION_TTL_HOURS, 168, "DASHBOARD_INVITATION_TTL_HOURS", 1, 8760),
     trustProxy: environment.DASHBOARD_TRUST_PROXY?.trim() || null,
     deliveryTimeoutMs: readInteger(environment.DASHBOARD_DELIVERY_TIMEOUT_MS, 5000, "DASHBOARD_DELIVERY_TIMEOUT_MS", 100, 120_000),
+    redisUrl: environment.REDIS_URL?.trim() || null,
+    redisKeyPrefix: readRedisKeyPrefix(environment.GATEWAY_REDIS_KEY_PREFIX),
   };
 }
 
 /** Default settings for a given port (what an empty environment gives). */
 export function defaultDashboardSettings(overrides: Partial<DashboardSettings> = {}): DashboardSettings {
   return { ...readDashboardSettings({}), ...overrides };
+}
+
+/** Same rule as the gateway's: 1 to 100 characters, default `gateway:`. */
+function readRedisKeyPrefix(value: string | undefined): string {
+  if (value === undefined) return "gateway:";
+  if (value.length < 1 || value.length > 100) throw new Error("GATEWAY_REDIS_KEY_PREFIX must be 1 to 100 characters (the gateways' prefix).");
+  return value;
 }
 
 function readInteger(value: string | undefined, fallback: number, name: string, minimum: number, maximum: number): number {

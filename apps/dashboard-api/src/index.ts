@@ -24,3 +24,5 @@ export type { NotificationEvent } from "./resources/notification-channel-routes.
 export type { DashboardRoute, RouteAccess, RouteMethod } from "./routing/dashboard-route.js";
 export type { PlaygroundRunner, PlaygroundChatInput, PlaygroundResult, PlaygroundSseEvent } from "./playground/playground-runner.js";
 export type { SecretCipher } from "./services/dashboard-services.js";
+export { isControlPlaneAction } from "./services/control-plane-announcer.js";
+export type { ControlPlaneChange } from "./services/control-plane-announcer.js";

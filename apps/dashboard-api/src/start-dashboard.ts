@@ -5,7 +5,9 @@ import { createDashboardApp, type DashboardApp, type DashboardThrottleSettings }
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
 import type { PlaygroundRunner } from "./playground/playground-runner.js";
+import type { ControlPlaneChange } from "./services/control-plane-announcer.js";
 import type { SecretCipher } from "./services/dashboard-services.js";
+import { Redis } from "ioredis";
 
 /** Options of {@link startDashboard}. Everything is optional: the defaults come from the environment. */
 export interface StartDashboardOptions {
@@ -24,6 +26,11 @@ export interface StartDashboardOptions {
   throttle?: DashboardThrottleSettings;
   /** Directory of the embedded default (SQLite file and secret key). Default `./data`. */
   dataDirectory?: string;
+  /**
+   * Called after every control-plane write, before it answers (awaited up to 1 s): when the
+   * gateway runs in the same process, refresh its snapshot here (`scripts/start.mjs` does).
+   */
+  onControlPlaneChange?: ((change: ControlPlaneChange) => void | Promise<void>) | null;
 }
 
 /** A running dashboard API. */
@@ -59,7 +66,28 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
       dataDirectory: options.dataDirectory,
       logger: { info: (message: string) => logger.info(message), warn: (message: string) => logger.warn(message) },
     });
-  const dashboard = createDashboardApp({ database, secretBox, settings, logger, playground: options.playground ?? null, throttle: options.throttle });
+  // REDIS_URL: announce control-plane writes to every gateway on `<GATEWAY_REDIS_KEY_PREFIX>control-plane`.
+  let redis: Redis | null = null;
+  if (settings.redisUrl !== null) {
+    redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
+    let lastErrorLoggedAt = 0;
+    redis.on("error", (error: Error) => {
+      // ioredis reports every reconnect attempt; one line per 30 s is enough (announcements are best effort).
+      if (Date.now() - lastErrorLoggedAt < 30_000) return;
+      lastErrorLoggedAt = Date.now();
+      logger.warn("Redis connection error (control-plane announcements paused; gateways keep polling).", { error: error.message });
+    });
+  }
+  const dashboard = createDashboardApp({
+    database,
+    secretBox,
+    settings,
+    logger,
+    playground: options.playground ?? null,
+    throttle: options.throttle,
+    redis,
+    onControlPlaneChange: options.onControlPlaneChange ?? null,
+  });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = dashboard.app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
@@ -77,6 +105,7 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
         server.closeAllConnections();
       });
       dashboard.services.mailer.close();
+      if (redis) await redis.quit().catch(() => redis?.disconnect());
       await ownedDatabase?.close();
     },
   };

@@ -23,6 +23,7 @@ const settingsSchema = z.object({
   GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS: integer(1).default(10_000),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
+  GATEWAY_POSTGRES_LISTEN: z.enum(["on", "off"]).default("on"),
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
   GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
   GATEWAY_SHUTDOWN_TIMEOUT_MS: integer(0).default(10_000),
@@ -65,6 +66,8 @@ export interface GatewaySettings {
   upstreamTimeoutMs: number;
   upstreamConnectTimeoutMs: number;
   snapshotPollMs: number;
+  /** PostgreSQL: LISTEN for control-plane changes (`GATEWAY_POSTGRES_LISTEN=off` behind a transaction-pooling proxy). */
+  postgresListen: boolean;
   /** Usage events per database write; unset: 100 on SQLite (written on the event loop), 500 on PostgreSQL. */
   usageBatchSize: number | undefined;
   usageFlushMs: number;
@@ -110,6 +113,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     upstreamTimeoutMs: values.GATEWAY_UPSTREAM_TIMEOUT_MS,
     upstreamConnectTimeoutMs: values.GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS,
     snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
+    postgresListen: values.GATEWAY_POSTGRES_LISTEN === "on",
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,
     usageFlushMs: values.GATEWAY_USAGE_FLUSH_MS,
     shutdownTimeoutMs: values.GATEWAY_SHUTDOWN_TIMEOUT_MS,

@@ -11,6 +11,7 @@ import {
   readControlPlaneVersion,
   recordNotificationDelivery,
   recordTelemetryDelivery,
+  subscribeControlPlaneChanges,
   writeUsageBatch,
 } from "@gateway/db";
 import type { DeliveryTargets, NotificationChannelConfig, TelemetryDestinationConfig } from "@gateway/pipeline";
@@ -96,6 +97,15 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       source: {
         load: () => loadControlPlaneSnapshot(database, { secretBox }),
         readVersion: () => readControlPlaneVersion(database),
+        // PostgreSQL: LISTEN gateway_control_plane (the version triggers NOTIFY it), next to Redis announcements when configured.
+        ...(database.provider === "postgresql" && settings.postgresListen
+          ? {
+              subscribe: (onChange: (version?: string | null) => void) =>
+                subscribeControlPlaneChanges(database, onChange, {
+                  onError: (error) => logger.error("PostgreSQL LISTEN for control-plane changes failed; reconnecting (polling continues).", error),
+                }),
+            }
+          : {}),
         loadDeliveryTargets: () => loadDeliveryTargets(database, secretBox),
       },
       // Background bookkeeping of the dashboard's `last_delivery_*` columns (never on the request path).

@@ -169,8 +169,10 @@ describe.skipIf(missing)("two gateway processes sharing PostgreSQL and Redis", (
     // Instance A polls often; instance B slowly, so B usually learns of changes through A's
     // Redis announcement before its own poll (the test checks the announcement was made).
     instances = await Promise.all([
-      startInstance({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "100" }),
-      startInstance({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "700" }),
+      // LISTEN off: these instances must hear changes through polling and Redis announcements
+      // (PostgreSQL LISTEN has its own test, postgresql-listen.test.ts).
+      startInstance({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "100", GATEWAY_POSTGRES_LISTEN: "off" }),
+      startInstance({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "700", GATEWAY_POSTGRES_LISTEN: "off" }),
     ]);
   }, 60_000);
 

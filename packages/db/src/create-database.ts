@@ -8,7 +8,14 @@ import { PrismaClient as PostgresqlPrismaClient } from "./generated/postgresql/c
 import { resolveDatabaseUrl, type DatabaseProvider } from "./database-url.js";
 import { migrateDatabase, type MigrationResult } from "./migrate-database.js";
 import pg from "pg";
-import { createPostgresqlStatementRunner, createSqliteStatementRunner, type StatementRunner } from "./statement-runner.js";
+import {
+  createPostgresqlStatementQuery,
+  createPostgresqlStatementRunner,
+  createSqliteStatementRunner,
+  type StatementQuery,
+  type StatementRunner,
+} from "./statement-runner.js";
+import { rememberListenConnection } from "./subscribe-control-plane-changes.js";
 
 /**
  * The Prisma client type of both providers. The two generated clients (one per provider, from
@@ -25,6 +32,11 @@ export interface DatabaseClient {
    * Optional: without it the bulk paths fall back to Prisma's raw queries.
    */
   readonly runStatements?: StatementRunner;
+  /**
+   * Runs one read-only statement on the driver, bypassing Prisma's query compiler (hot polls such
+   * as the control-plane version). Optional: without it readers fall back to Prisma.
+   */
+  readonly queryStatement?: StatementQuery;
 }
 
 /** An open database. */
@@ -69,6 +81,7 @@ export function createDatabase(options: CreateDatabaseOptions = {}): Database {
       provider: "sqlite",
       displayUrl: resolved.url,
       runStatements: statements.run,
+      queryStatement: statements.query,
       migrate: () => migrateDatabase({ url: resolved.url, provider: "sqlite" }),
       close: async () => {
         await prisma.$disconnect();
@@ -84,17 +97,21 @@ export function createDatabase(options: CreateDatabaseOptions = {}): Database {
   const prisma = new PostgresqlPrismaClient({ adapter }) as unknown as GatewayPrismaClient;
   const masked = new URL(resolved.url);
   if (masked.password) masked.password = "****";
-  return {
+  const database: Database = {
     prisma,
     provider: "postgresql",
     displayUrl: masked.toString(),
     runStatements: createPostgresqlStatementRunner(pool),
+    queryStatement: createPostgresqlStatementQuery(pool),
     migrate: () => migrateDatabase({ url: resolved.url, provider: "postgresql", schema }),
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+  // For `subscribeControlPlaneChanges` (a dedicated LISTEN connection); not a property, the URL may hold a password.
+  rememberListenConnection(database, { connectionString: resolved.url, schema });
+  return database;
 }
 
 /**

@@ -42,6 +42,8 @@ export {
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
 export type { ControlPlaneSnapshot, ModelPrice, LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
+export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
+export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
 
 // Usage
 export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRollups, rollupModelKey } from "./usage-events.js";

@@ -21,5 +21,10 @@ export interface DashboardServices {
   loginLimiters: { account: AttemptLimiter; address: AttemptLimiter };
   resendLimiter: AttemptLimiter;
   playground: PlaygroundRunner | null;
+  /**
+   * Tells the gateways about an audited write when it is a control-plane change (Redis
+   * announcement, in-process snapshot refresh). Never throws; called by `recordAuditEvent`.
+   */
+  announceControlPlaneChange(action: string): Promise<void>;
   now(): Date;
 }
