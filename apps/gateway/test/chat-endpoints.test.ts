@@ -115,6 +115,28 @@ describe("POST /v1/chat/completions with the openai client", () => {
     expect(event.content).toMatchObject({ request: { model: openAiModel }, response: { object: "chat.completion" } });
   });
 
+  it("native: the provider's JSON bytes reach the caller unchanged; other spellings of the path still route", async () => {
+    // Pretty-printed, a number beyond double precision: re-serialising would change both.
+    const upstreamText = `{\n  "id": "chatcmpl-raw",\n  "object": "chat.completion",\n  "created": 1,\n  "model": "gpt-4o-mini",\n  "seed_echo": 12345678901234567890,\n  "choices": [{"index": 0, "message": {"role": "assistant", "content": "raw"}, "finish_reason": "stop"}],\n  "usage": {"prompt_tokens": 3, "completion_tokens": 1, "total_tokens": 4}\n}`;
+    openaiUpstream.use((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(upstreamText) });
+      response.end(upstreamText);
+    });
+    const body = JSON.stringify({ model: openAiModel, messages: [{ role: "user", content: "Hi" }] });
+    const headers = { authorization: `Bearer ${testApiKey}`, "content-type": "application/json" };
+    const exact = await fetch(`${gateway.url}/v1/chat/completions`, { method: "POST", headers, body });
+    expect(exact.status).toBe(200);
+    expect(exact.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await exact.text()).toBe(upstreamText);
+    const event = await gateway.eventFor(requestIdOf(exact));
+    expect(event).toMatchObject({ status: 200, inputTokens: 3, outputTokens: 1 });
+    // Not the exact path the fast dispatch matches: Express's router serves it the same way.
+    const withQuery = await fetch(`${gateway.url}/v1/chat/completions?source=test`, { method: "POST", headers, body });
+    expect(withQuery.status).toBe(200);
+    expect(withQuery.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(await withQuery.text()).toBe(upstreamText);
+  });
+
   it("native: streams chunks as SSE, with the usage chunk when asked for", async () => {
     const { data: stream, response } = await openai.chat.completions
       .create({ model: openAiModel, messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } })

@@ -10,9 +10,13 @@ export interface SqlStatement {
 /** Runs statements in ONE transaction on the raw driver (the bulk path; bypasses Prisma's per-row cost). */
 export type StatementRunner = (statements: SqlStatement[]) => Promise<void>;
 
+/** Runs one read-only statement on the raw driver and returns its rows (column name -> value). */
+export type StatementQuery = (statement: SqlStatement) => Promise<Record<string, unknown>[]>;
+
 /** A runner plus its cleanup. */
 export interface ClosableStatementRunner {
   run: StatementRunner;
+  query: StatementQuery;
   close(): Promise<void>;
 }
 
@@ -45,11 +49,30 @@ export function createSqliteStatementRunner(url: string, busyTimeoutMs: number):
         }
       }
     },
+    async query(statement) {
+      client ??= createClient({ url });
+      const deadline = Date.now() + busyTimeoutMs;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const result = await client.execute({ sql: statement.sql, args: statement.args as InValue[] });
+          return result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column, row[index]])));
+        } catch (error) {
+          const cause = (error as { cause?: unknown }).cause;
+          if (!(isSqliteBusy(error) || isSqliteBusy(cause)) || Date.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(100, 2 * 2 ** attempt) + Math.random() * 5));
+        }
+      }
+    },
     async close() {
       client?.close();
       client = null;
     },
   };
+}
+
+/** PostgreSQL: one read on the shared pool. */
+export function createPostgresqlStatementQuery(pool: pg.Pool): StatementQuery {
+  return async (statement) => (await pool.query(statement.sql, statement.args)).rows as Record<string, unknown>[];
 }
 
 /** PostgreSQL: a client of the shared pool, BEGIN..COMMIT around the statements. */

@@ -231,6 +231,9 @@ describe.each(databaseTargets)("repositories on $provider", (target) => {
     await db.prisma.$executeRawUnsafe(`UPDATE api_keys SET revoked_at = CURRENT_TIMESTAMP WHERE id = ${placeholder}`, apiKey.id);
     const after = await readControlPlaneVersion(db);
     expect(after).not.toBe(before);
+    // The raw-driver read (used for polling) and the Prisma read agree on the same row.
+    expect(db.queryStatement).toBeDefined();
+    expect(await readControlPlaneVersion({ prisma: db.prisma, provider: db.provider })).toBe(after);
     const snapshot = await loadControlPlaneSnapshot(db, { secretBox });
     expect(snapshot.apiKeys.some((key) => key.id === apiKey.id)).toBe(false);
     expect((await findApiKeyByHash(db, apiKey.secretHash))?.revokedAt).not.toBeNull();

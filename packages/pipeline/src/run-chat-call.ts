@@ -206,6 +206,8 @@ export async function runChatShapedCall(
     const headers: Record<string, string> = { ...result.headers, "x-request-id": input.requestId };
     if (result.kind === "json") {
       let body = result.body;
+      // The provider's bytes go out unchanged unless an output guardrail may rewrite the body.
+      const bodyText = outputGuardrails === null ? result.bodyText : undefined;
       if (outputGuardrails !== null) {
         const checked = guardJsonOutput({ guardrails: outputGuardrails, body, format });
         body = checked.body;
@@ -218,7 +220,9 @@ export async function runChatShapedCall(
         timeToFirstByteMs: Date.now() - startedAt,
         content: call.captureContent ? { request: call.request, response: body } : null,
       });
-      return { kind: "json", status: result.status, headers, body };
+      return bodyText === undefined
+        ? { kind: "json", status: result.status, headers, body }
+        : { kind: "json", status: result.status, headers, body, bodyText };
     }
 
     const stream = result;

@@ -110,7 +110,13 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
       const url = joinUrl(base(), "/v1/messages");
       if (body.stream !== true) {
         const response = await postJson({ transport, connection, url, headers: headers(callerHeaders), body: upstreamBody, context });
-        return { kind: "json", status: response.status, body: response.body, usage: normalizeAnthropicUsage(response.body.usage) };
+        return {
+          kind: "json",
+          status: response.status,
+          body: response.body,
+          bodyText: response.text,
+          usage: normalizeAnthropicUsage(response.body.usage),
+        };
       }
       const response = await postStream({
         transport,

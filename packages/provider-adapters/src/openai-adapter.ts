@@ -97,7 +97,13 @@ export function createOpenAiAdapter(connection: SnapshotConnection, dependencies
       const upstreamBody: Record<string, unknown> = { ...body, model: target.upstreamModel };
       if (body.stream !== true) {
         const response = await postJson({ transport, connection, url: url(), headers: headers(), body: upstreamBody, context });
-        return { kind: "json", status: response.status, body: response.body, usage: normalizeOpenAiUsage(response.body.usage) };
+        return {
+          kind: "json",
+          status: response.status,
+          body: response.body,
+          bodyText: response.text,
+          usage: normalizeOpenAiUsage(response.body.usage),
+        };
       }
       const callerStreamOptions =
         typeof body.stream_options === "object" && body.stream_options !== null

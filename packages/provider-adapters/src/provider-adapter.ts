@@ -76,6 +76,11 @@ export type ProviderResult =
       body: unknown;
       usage: NormalizedUsage;
       headers?: Record<string, string>;
+      /**
+       * The provider's own bytes of `body` when it is passed on unchanged (native answers):
+       * the app may send them as they are instead of serialising `body` again.
+       */
+      bodyText?: string;
     }
   | {
       kind: "stream";
