@@ -7,6 +7,8 @@ export type { RunningGateway, StartGatewayOptions } from "./start-gateway.js";
 export { readGatewaySettings } from "./gateway-settings.js";
 export type { GatewaySettings } from "./gateway-settings.js";
 export { readJsonBody } from "./read-json-body.js";
+export { buildGatewayOpenApiDocument } from "./openapi-document.js";
+export type { GatewayOpenApiDocument } from "./openapi-document.js";
 export { gatewayConfigSchema } from "./config-file/gateway-config-schema.js";
 export type { GatewayConfig, GatewayConfigOrganization } from "./config-file/gateway-config-schema.js";
 export { loadGatewayConfig, parseGatewayConfig, GatewayConfigError } from "./config-file/load-gateway-config.js";

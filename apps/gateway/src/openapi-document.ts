@@ -1,0 +1,209 @@
+import { decisionLimits, decisionRequestJsonSchema, decisionResponseJsonSchema } from "@gateway/decision-schema";
+import { z } from "zod";
+
+/** An OpenAPI 3.1 document (generated, then served as JSON). */
+export type GatewayOpenApiDocument = Record<string, unknown> & {
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+};
+
+const gatewayErrorBody = z.object({
+  error: z.object({
+    message: z.string(),
+    code: z.string().nullable().optional(),
+    type: z.string().nullable().optional(),
+    param: z.union([z.string(), z.number().int()]).nullable().optional(),
+    details: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
+  type: z.string().optional(),
+  request_id: z.string().optional(),
+});
+
+const anthropicErrorBody = z.object({
+  type: z.literal("error"),
+  error: z.object({ type: z.string(), message: z.string() }),
+  request_id: z.string().optional(),
+});
+
+// The inference bodies are the providers' own formats: the gateway checks the fields it routes
+// on and passes the rest through (native) or translates the documented subset (translated).
+const chatCompletionRequest = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(z.looseObject({ role: z.string() })).min(1),
+  stream: z.boolean().optional(),
+});
+const messagesRequest = z.looseObject({
+  model: z.string().min(1),
+  max_tokens: z.number().int().positive(),
+  messages: z.array(z.looseObject({ role: z.enum(["user", "assistant"]) })),
+  stream: z.boolean().optional(),
+});
+const countTokensRequest = z.looseObject({ model: z.string().min(1), messages: z.array(z.looseObject({})) });
+const countTokensResponse = z.object({ input_tokens: z.number().int().min(0) });
+const openAiModelList = z.object({
+  object: z.literal("list"),
+  data: z.array(z.object({ id: z.string(), object: z.literal("model"), created: z.number().int(), owned_by: z.string() })),
+});
+const anthropicModelList = z.object({
+  data: z.array(z.object({ type: z.literal("model"), id: z.string(), display_name: z.string(), created_at: z.string() })),
+  has_more: z.boolean(),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+});
+
+function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+function withoutDialect(schema: unknown): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+const requestIdHeader = {
+  "x-request-id": { description: "The gateway's identifier of this request (on every answer).", schema: { type: "string" } },
+};
+
+function errorResponses(statuses: number[], body: "GatewayError" | "AnthropicError"): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const status of statuses) {
+    responses[String(status)] = {
+      description: `Error (${status}).`,
+      headers: requestIdHeader,
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${body}` } } },
+    };
+  }
+  return responses;
+}
+
+const gatewayHeaders = [
+  { name: "X-Request-ID", in: "header", required: false, description: "Caller trace identifier, recorded.", schema: { type: "string", maxLength: decisionLimits.maxRequestIdLength } },
+  { name: "X-Gateway-Client", in: "header", required: false, description: "`application[/version]` label for attribution; invalid values are ignored; never forwarded.", schema: { type: "string", maxLength: decisionLimits.maxClientLabelLength } },
+  { name: "X-Gateway-Session", in: "header", required: false, description: "Session affinity on aliases that have it; invalid values are 400 there.", schema: { type: "string", minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:-]+$" } },
+  { name: "X-Gateway-Session-ID", in: "header", required: false, description: "Conversation identifier recorded on usage; invalid values are ignored.", schema: { type: "string", minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:-]+$" } },
+  { name: "X-Provider", in: "header", required: false, description: "Connection to use for an unqualified model; a provider-qualified model wins.", schema: { type: "string" } },
+];
+
+const json = (schemaName: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } });
+const sse = { "text/event-stream": { schema: { type: "string", description: "Server-sent events in the provider format of the route." } } };
+
+/**
+ * The gateway's OpenAPI 3.1 document. Request and response schemas come from the same zod
+ * schemas (and the decision contract's JSON Schema exports) the gateway validates with; the
+ * paths are exactly the routes the app serves (a test checks both directions).
+ */
+export function buildGatewayOpenApiDocument(options: { version?: string } = {}): GatewayOpenApiDocument {
+  const anthropicSecurity = [{ bearer: [] }, { anthropicApiKey: [] }];
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "AI Gateway inference API",
+      version: options.version ?? "0.1.0",
+      description: "OpenAI-compatible chat completions, Anthropic-compatible messages and token counting, typed decisions and model listing per API key.",
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      "/v1/systemone": {
+        post: {
+          operationId: "create_system_one_decision",
+          tags: ["Decisions"],
+          parameters: gatewayHeaders,
+          requestBody: { required: true, content: json("DecisionRequest") },
+          responses: {
+            "200": { description: "One answer under each question key.", headers: requestIdHeader, content: json("DecisionResponse") },
+            ...errorResponses([400, 401, 403, 404, 408, 413, 422, 424, 429, 500, 502, 503, 504], "GatewayError"),
+          },
+        },
+      },
+      "/v1/chat/completions": {
+        post: {
+          operationId: "create_chat_completion",
+          tags: ["OpenAI-compatible"],
+          parameters: gatewayHeaders,
+          requestBody: { required: true, content: json("ChatCompletionRequest") },
+          responses: {
+            "200": { description: "A chat completion, or a stream of `chat.completion.chunk` events when `stream` is true.", headers: requestIdHeader, content: { "application/json": { schema: { type: "object" } }, ...sse } },
+            ...errorResponses([400, 401, 403, 404, 408, 413, 424, 429, 500, 502, 503, 504], "GatewayError"),
+          },
+        },
+      },
+      "/v1/messages": {
+        post: {
+          operationId: "create_message",
+          tags: ["Anthropic-compatible"],
+          security: anthropicSecurity,
+          parameters: [...gatewayHeaders, { name: "anthropic-version", in: "header", required: false, schema: { type: "string" } }, { name: "anthropic-beta", in: "header", required: false, schema: { type: "string" } }],
+          requestBody: { required: true, content: json("MessagesRequest") },
+          responses: {
+            "200": { description: "A message, or a stream of Anthropic message events when `stream` is true.", headers: requestIdHeader, content: { "application/json": { schema: { type: "object" } }, ...sse } },
+            ...errorResponses([400, 401, 403, 404, 408, 413, 424, 429, 500, 502, 503, 504], "AnthropicError"),
+          },
+        },
+      },
+      "/v1/messages/count_tokens": {
+        post: {
+          operationId: "count_message_tokens",
+          tags: ["Anthropic-compatible"],
+          security: anthropicSecurity,
+          parameters: [{ name: "anthropic-version", in: "header", required: false, schema: { type: "string" } }],
+          requestBody: { required: true, content: json("CountTokensRequest") },
+          responses: {
+            "200": {
+              description: "The input token count. `x-gateway-token-count` says whether the provider or the gateway counted; `x-gateway-token-count-accuracy` whether a local count is exact.",
+              headers: {
+                ...requestIdHeader,
+                "x-gateway-token-count": { schema: { type: "string", enum: ["provider", "local"] } },
+                "x-gateway-token-count-accuracy": { schema: { type: "string", enum: ["exact", "estimate"] } },
+              },
+              content: json("CountTokensResponse"),
+            },
+            ...errorResponses([400, 401, 403, 404, 413, 500, 502, 503, 504], "AnthropicError"),
+          },
+        },
+      },
+      "/v1/models": {
+        get: {
+          operationId: "list_models",
+          tags: ["Models"],
+          parameters: [{ name: "anthropic-version", in: "header", required: false, description: "When present, the list is in Anthropic's format.", schema: { type: "string" } }],
+          responses: {
+            "200": {
+              description: "Exactly the models and aliases the key may use.",
+              headers: requestIdHeader,
+              content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/OpenAIModelList" }, { $ref: "#/components/schemas/AnthropicModelList" }] } } },
+            },
+            ...errorResponses([401, 500], "GatewayError"),
+          },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          operationId: "get_openapi_document",
+          tags: ["Meta"],
+          security: [],
+          responses: { "200": { description: "This document.", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "A project API key (`gak_...`)." },
+        anthropicApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "A project API key (`gak_...`), as Anthropic clients send it." },
+      },
+      schemas: {
+        DecisionRequest: withoutDialect(decisionRequestJsonSchema),
+        DecisionResponse: withoutDialect(decisionResponseJsonSchema),
+        ChatCompletionRequest: jsonSchema(chatCompletionRequest),
+        MessagesRequest: jsonSchema(messagesRequest),
+        CountTokensRequest: jsonSchema(countTokensRequest),
+        CountTokensResponse: jsonSchema(countTokensResponse),
+        OpenAIModelList: jsonSchema(openAiModelList),
+        AnthropicModelList: jsonSchema(anthropicModelList),
+        GatewayError: jsonSchema(gatewayErrorBody),
+        AnthropicError: jsonSchema(anthropicErrorBody),
+      },
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGatewayTestSnapshot } from "./support/create-gateway-test-snapshot.js";
+import { type TestGateway, startTestGateway } from "./support/start-test-gateway.js";
+
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  gateway = await startTestGateway(createGatewayTestSnapshot({}));
+});
+
+afterAll(async () => {
+  await gateway.close();
+});
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+/** `METHOD path` of every route the Express app serves. */
+function servedRoutes(): string[] {
+  const stack = (gateway.runtime.app as unknown as { router: { stack: RouterLayer[] } }).router.stack;
+  return stack
+    .flatMap((layer) => (layer.route ? Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path}`) : []))
+    .sort();
+}
+
+describe("GET /openapi.json", () => {
+  it("serves an OpenAPI 3.1 document without authentication", async () => {
+    const response = await fetch(`${gateway.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+    const document = (await response.json()) as { openapi: string; info: { title: string } };
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.title).toContain("Gateway");
+  });
+
+  it("documents exactly the routes the app serves", async () => {
+    const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(document.paths)
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(documented).toEqual(servedRoutes());
+  });
+
+  it("describes the decision request with the contract's own JSON Schema", async () => {
+    const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+    };
+    const decision = document.components.schemas.DecisionRequest!;
+    expect(decision.required).toEqual(expect.arrayContaining(["model", "state", "questions"]));
+    expect(Object.keys(decision.properties ?? {})).toEqual(expect.arrayContaining(["model", "state", "questions", "stream"]));
+  });
+});
