@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyWebhookSignature } from "../src/delivery/sign-webhook-payload.js";
+import { verifyWebhookSignature } from "@gateway/pipeline";
 import { closedPortUrl, startLocalHttpServer } from "./support/local-http-server.js";
 import { startLocalSmtpServer } from "./support/local-smtp-server.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";

@@ -9,10 +9,9 @@ import {
   type TelemetryDestinationWithConfig,
 } from "@gateway/db";
 import { z } from "zod";
-import { buildOtlpTraceRequest, createTraceId } from "../delivery/build-otlp-trace-request.js";
+import { buildOtlpTraceRequest, createTraceId, signWebhookPayload, webhookSignatureHeader } from "@gateway/pipeline";
 import { deliveryUrl, displayUrl } from "../delivery/destination-url.js";
 import { postJson, type DeliveryOutcome } from "../delivery/post-json.js";
-import { signWebhookPayload, webhookSignatureHeader } from "../delivery/sign-webhook-payload.js";
 import { deletedObjectSchema, displayName, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
