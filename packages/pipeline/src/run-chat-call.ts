@@ -150,17 +150,15 @@ export async function runChatShapedCall(
         projectId: identity.project.id,
         apiKeyId: identity.apiKey.id,
       });
-      let request: ChatBody = parsed;
-      if (guardrails.hasInputRules) {
-        const guarded = applyCallerGuardrails({
-          snapshot,
-          identity,
-          body: parsed,
-          format: format === "openai" ? "openai_chat" : "anthropic_messages",
-        });
-        call.guardrailFlags = guarded.flags;
-        request = guarded.body;
-      }
+      const guarded = applyCallerGuardrails({
+        snapshot,
+        identity,
+        body: parsed,
+        format: format === "openai" ? "openai_chat" : "anthropic_messages",
+        guardrails,
+      });
+      call.guardrailFlags = guarded.flags;
+      const request: ChatBody = guarded.body;
       call.request = request;
       if (guardrails.hasOutputRules) outputGuardrails = guardrails;
       const estimate = estimateChatAdmission({ snapshot, identity, plan, body: request, bodyBytes: input.bodyBytes });

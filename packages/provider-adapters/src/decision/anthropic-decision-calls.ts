@@ -1,22 +1,10 @@
-import type { HttpTransport } from "../http-transport.js";
 import { normalizeAnthropicUsage } from "../normalize-usage.js";
-import type { SnapshotConnection } from "../provider-adapter.js";
 import { malformedAnswer, postJson } from "../upstream-call.js";
-import type { DecisionAsker } from "./decision-asker.js";
+import type { DecisionAsker, DecisionCall } from "./decision-asker.js";
 import { parseStatedProbabilities, probabilitiesJsonSchema } from "./stated-probabilities.js";
 
 /** Name of the tool the model is forced to call with its probabilities. */
 export const probabilityToolName = "record_probabilities";
-
-/** Where and how to call the Anthropic Messages API for decisions. */
-export interface AnthropicDecisionCall {
-  transport: HttpTransport;
-  connection: SnapshotConnection;
-  /** `{baseUrl}/v1/messages`. */
-  url: string;
-  headers: Record<string, string>;
-  model: string;
-}
 
 /**
  * Stated-probability asker over Anthropic messages: a forced tool call
@@ -24,7 +12,7 @@ export interface AnthropicDecisionCall {
  * number field per label, `temperature: 0`, `max_tokens` = 256 + 16 per option.
  * `stop_reason: "refusal"` is a refusal.
  */
-export function createAnthropicStatedAsker(call: AnthropicDecisionCall): DecisionAsker {
+export function createAnthropicStatedAsker(call: DecisionCall): DecisionAsker {
   return {
     source: "stated",
     async askProbabilities(prompt, fields, context) {

@@ -1,3 +1,5 @@
+import type { HttpTransport } from "../http-transport.js";
+import type { SnapshotConnection } from "../provider-adapter.js";
 import type { NormalizedUsage, ProviderCallContext } from "../provider-adapter.js";
 import type { DecisionPrompt } from "./decision-prompt.js";
 
@@ -23,3 +25,13 @@ export type DecisionAsker =
         context: ProviderCallContext,
       ): Promise<AskOutcome>;
     };
+
+/** Where and how a decision asker calls its provider's chat endpoint. */
+export interface DecisionCall {
+  transport: HttpTransport;
+  connection: SnapshotConnection;
+  /** The chat endpoint: `{baseUrl}/chat/completions` (OpenAI-compatible) or `{baseUrl}/v1/messages` (Anthropic). */
+  url: string;
+  headers: Record<string, string>;
+  model: string;
+}

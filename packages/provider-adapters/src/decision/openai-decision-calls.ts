@@ -1,28 +1,16 @@
-import type { HttpTransport } from "../http-transport.js";
 import { normalizeOpenAiUsage } from "../normalize-usage.js";
-import type { SnapshotConnection } from "../provider-adapter.js";
 import { malformedAnswer, postJson } from "../upstream-call.js";
-import type { AskOutcome, DecisionAsker } from "./decision-asker.js";
+import type { AskOutcome, DecisionAsker, DecisionCall } from "./decision-asker.js";
 import { mergeLabelLogprobs } from "./merge-label-logprobs.js";
 import type { TokenLogprob } from "./merge-label-logprobs.js";
 import { parseStatedProbabilities, probabilitiesJsonSchema } from "./stated-probabilities.js";
-
-/** Where and how to call an OpenAI-compatible chat API for decisions. */
-export interface OpenAiDecisionCall {
-  transport: HttpTransport;
-  connection: SnapshotConnection;
-  /** `{baseUrl}/chat/completions`. */
-  url: string;
-  headers: Record<string, string>;
-  model: string;
-}
 
 /**
  * Label asker over OpenAI chat completions: `temperature: 0`, `max_completion_tokens: 1`,
  * `logprobs: true`, `top_logprobs: 20`; weights from the first token's top log-probabilities
  * (variants merged). `message.refusal` or `finish_reason: "content_filter"` is a refusal.
  */
-export function createOpenAiLabelAsker(call: OpenAiDecisionCall): DecisionAsker {
+export function createOpenAiLabelAsker(call: DecisionCall): DecisionAsker {
   return {
     source: "logprobs",
     async askLabel(prompt, labels, context) {
@@ -65,7 +53,7 @@ export function createOpenAiLabelAsker(call: OpenAiDecisionCall): DecisionAsker 
  * (strict), one number field per label. No `temperature` is sent: the models that need this
  * path (reasoning models without logprobs) reject any value but the default.
  */
-export function createOpenAiStatedAsker(call: OpenAiDecisionCall): DecisionAsker {
+export function createOpenAiStatedAsker(call: DecisionCall): DecisionAsker {
   return {
     source: "stated",
     async askProbabilities(prompt, fields, context) {
