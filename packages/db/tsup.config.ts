@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // Two entries: `data-plane` must not reach the generated Prisma clients (shared code goes to chunks).
+  entry: ["src/index.ts", "src/data-plane.ts"],
   format: ["esm"],
   dts: true,
   sourcemap: true,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import type { DatabaseClient } from "@gateway/db";
+import type { DatabaseClient, SqlClient } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { createAttemptLimiter } from "./auth/attempt-limiter.js";
 import { createAuthRoutes } from "./auth/auth-routes.js";
@@ -49,8 +49,8 @@ export interface DashboardThrottleSettings {
 
 /** What `createDashboardApp` needs. */
 export interface DashboardDependencies {
-  /** The database handle (may be shared with the gateway in the same process). */
-  database: DatabaseClient;
+  /** The database handle, Prisma and the raw driver (e.g. `createDatabase()`; may be shared with the gateway in the same process). */
+  database: DatabaseClient & SqlClient;
   /** Encrypts secrets at rest (`@gateway/db`'s secret box). */
   secretBox: SecretCipher;
   /** Settings; defaults come from the environment. */

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createDatabase, loadSecretBoxFromEnvironment, type DatabaseClient } from "@gateway/db";
+import { createDatabase, loadSecretBoxFromEnvironment, type DatabaseClient, type SqlClient } from "@gateway/db";
 import { createDashboardApp, type DashboardApp, type DashboardThrottleSettings } from "./create-dashboard-app.js";
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
@@ -15,7 +15,7 @@ export interface StartDashboardOptions {
    * A database handle to share (the gateway's, when both run in one process). Without it the
    * dashboard opens `DATABASE_URL` (default SQLite under `./data`) and migrates it, and closes it on `close()`.
    */
-  database?: DatabaseClient;
+  database?: DatabaseClient & SqlClient;
   /** The secret box to share; default from `GATEWAY_SECRET_KEY` (or `./data/secret.key`). */
   secretBox?: SecretCipher;
   /** The gateway pipeline's chat entry for the playground (the gateway provides it when in the same process). */

@@ -1,4 +1,3 @@
-import type { DatabaseClient } from "./create-database.js";
 import type { SecretBox } from "./secret-box.js";
 import {
   modelPriceRecordSchema,
@@ -9,6 +8,7 @@ import {
   stringRecordSchema,
 } from "./json-values.js";
 import { readControlPlaneVersion } from "./read-control-plane-version.js";
+import { type SqlClient, sqlBoolean, sqlDate, sqlJson, sqlNullableNumber, sqlNullableString, sqlNumber } from "./sql-client.js";
 import { CONNECTION_KINDS, ROUTE_STRATEGIES, POLICY_SCOPES, BUDGET_SCOPES, BUDGET_PERIODS, BUDGET_MODES, RATE_LIMIT_SCOPES, assertOneOf } from "./enums.js";
 
 /** USD per million tokens. Same shape as `@gateway/pipeline`'s `ModelPrice`. */
@@ -99,98 +99,151 @@ export interface LoadControlPlaneSnapshotOptions {
   secretBox: SecretBox;
 }
 
+/** The snapshot's reads: plain SELECTs on the raw driver (same SQL on SQLite and PostgreSQL). */
+const snapshotQueries = {
+  organizations: 'SELECT "id", "name", "slug" FROM "organizations" ORDER BY "id"',
+  projects: 'SELECT "id", "organization_id", "name", "capture_content" FROM "projects" ORDER BY "id"',
+  apiKeys:
+    'SELECT "id", "organization_id", "project_id", "team_id", "name", "secret_hash", "expires_at", "created_by_user_id" FROM "api_keys" WHERE "revoked_at" IS NULL ORDER BY "id"',
+  connections:
+    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled" FROM "connections" ORDER BY "organization_id", "name"',
+  routes:
+    'SELECT "id", "organization_id", "alias", "strategy", "targets", "affinity_enabled", "affinity_ttl_seconds", "retry_max_attempts" FROM "routes" ORDER BY "organization_id", "alias"',
+  policies: 'SELECT "id", "organization_id", "scope", "scope_id", "allow", "deny", "guardrails" FROM "policies" ORDER BY "id"',
+  budgets:
+    'SELECT "id", "organization_id", "name", "scope", "scope_id", "amount_micros", "period", "mode", "thresholds" FROM "budgets" ORDER BY "id"',
+  rateLimits:
+    'SELECT "id", "organization_id", "scope", "scope_id", "window_seconds", "requests_per_window", "tokens_per_window", "concurrency" FROM "rate_limits" ORDER BY "id"',
+} as const;
+
 /**
- * Loads the whole control plane. The version is read FIRST: a change that lands while the rest
- * is read makes the version move again, so the next poll reloads (never a stale snapshot labelled
- * as current). Revoked keys are left out (expired ones stay: the gateway refuses them by
- * `expiresAt`). A credential that cannot be decrypted throws a `SecretBoxError` naming the
- * connection (not the secret).
+ * Loads the whole control plane with plain SELECTs on the raw driver (no Prisma: the gateway
+ * process loads snapshots without the ORM runtime). The version is read FIRST: a change that
+ * lands while the rest is read makes the version move again, so the next poll reloads (never a
+ * stale snapshot labelled as current). Revoked keys are left out (expired ones stay: the
+ * gateway refuses them by `expiresAt`). Stored JSON is validated and a bad value throws naming
+ * the table, row and column. A credential that cannot be decrypted throws a `SecretBoxError`
+ * naming the connection (not the secret).
  */
-export async function loadControlPlaneSnapshot(db: DatabaseClient, options: LoadControlPlaneSnapshotOptions): Promise<ControlPlaneSnapshot> {
+export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadControlPlaneSnapshotOptions): Promise<ControlPlaneSnapshot> {
   const version = await readControlPlaneVersion(db);
-  const prisma = db.prisma;
+  const read = (sql: string) => db.queryStatement({ sql, args: [] });
   const [organizations, projects, apiKeys, connections, routes, policies, budgets, rateLimits] = await Promise.all([
-    prisma.organization.findMany({ select: { id: true, name: true, slug: true }, orderBy: { id: "asc" } }),
-    prisma.project.findMany({ select: { id: true, organizationId: true, name: true, captureContent: true }, orderBy: { id: "asc" } }),
-    prisma.apiKey.findMany({
-      where: { revokedAt: null },
-      select: { id: true, organizationId: true, projectId: true, teamId: true, name: true, secretHash: true, expiresAt: true, createdByUserId: true },
-      orderBy: { id: "asc" },
-    }),
-    prisma.connection.findMany({ orderBy: [{ organizationId: "asc" }, { name: "asc" }] }),
-    prisma.route.findMany({ orderBy: [{ organizationId: "asc" }, { alias: "asc" }] }),
-    prisma.policy.findMany({ orderBy: { id: "asc" } }),
-    prisma.budget.findMany({ orderBy: { id: "asc" } }),
-    prisma.rateLimit.findMany({ orderBy: { id: "asc" } }),
+    read(snapshotQueries.organizations),
+    read(snapshotQueries.projects),
+    read(snapshotQueries.apiKeys),
+    read(snapshotQueries.connections),
+    read(snapshotQueries.routes),
+    read(snapshotQueries.policies),
+    read(snapshotQueries.budgets),
+    read(snapshotQueries.rateLimits),
   ]);
   return {
     version,
-    organizations,
-    projects,
-    apiKeys,
+    organizations: organizations.map((row) => ({ id: String(row.id), name: String(row.name), slug: String(row.slug) })),
+    projects: projects.map((row) => ({
+      id: String(row.id),
+      organizationId: String(row.organization_id),
+      name: String(row.name),
+      captureContent: sqlBoolean(row.capture_content),
+    })),
+    apiKeys: apiKeys.map((row) => ({
+      id: String(row.id),
+      organizationId: String(row.organization_id),
+      projectId: String(row.project_id),
+      teamId: sqlNullableString(row.team_id),
+      name: String(row.name),
+      secretHash: String(row.secret_hash),
+      expiresAt: sqlDate(row.expires_at),
+      createdByUserId: sqlNullableString(row.created_by_user_id),
+    })),
     connections: connections.map((row) => {
-      const where = `connections ${row.id}`;
+      const id = String(row.id);
+      const name = String(row.name);
+      const where = `connections ${id}`;
       let credential: string | null = null;
-      if (row.credentialCiphertext !== null) {
+      if (row.credential_ciphertext !== null && row.credential_ciphertext !== undefined) {
         try {
-          credential = options.secretBox.decrypt(row.credentialCiphertext);
+          credential = options.secretBox.decrypt(String(row.credential_ciphertext));
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
-          throw Object.assign(new Error(`connection "${row.name}" (${row.id}): ${message}`), { name: "SecretBoxError", cause: error });
+          throw Object.assign(new Error(`connection "${name}" (${id}): ${message}`), { name: "SecretBoxError", cause: error });
         }
       }
       return {
-        id: row.id,
-        organizationId: row.organizationId,
-        name: row.name,
-        kind: assertOneOf(CONNECTION_KINDS, row.kind, `${where} kind`),
-        baseUrl: row.baseUrl,
+        id,
+        organizationId: String(row.organization_id),
+        name,
+        kind: assertOneOf(CONNECTION_KINDS, String(row.kind), `${where} kind`),
+        baseUrl: sqlNullableString(row.base_url),
         credential,
-        headers: parseJsonColumn(stringRecordSchema, row.headers, `${where} headers`),
-        models: parseJsonColumn(stringArraySchema, row.models, `${where} models`),
-        upstreamModelNames: parseJsonColumn(stringRecordSchema, row.upstreamModelNames, `${where} upstream_model_names`),
-        enabled: row.enabled,
-        prices: parseJsonColumn(modelPriceRecordSchema, row.prices, `${where} prices`) as Record<string, ModelPrice>,
+        headers: parseJsonColumn(stringRecordSchema, jsonColumn(row.headers, `${where} headers`), `${where} headers`),
+        models: parseJsonColumn(stringArraySchema, jsonColumn(row.models, `${where} models`), `${where} models`),
+        upstreamModelNames: parseJsonColumn(
+          stringRecordSchema,
+          jsonColumn(row.upstream_model_names, `${where} upstream_model_names`),
+          `${where} upstream_model_names`,
+        ),
+        enabled: sqlBoolean(row.enabled),
+        prices: parseJsonColumn(modelPriceRecordSchema, jsonColumn(row.prices, `${where} prices`), `${where} prices`) as Record<string, ModelPrice>,
       };
     }),
-    routes: routes.map((row) => ({
-      id: row.id,
-      organizationId: row.organizationId,
-      alias: row.alias,
-      strategy: assertOneOf(ROUTE_STRATEGIES, row.strategy, `routes ${row.id} strategy`),
-      targets: parseJsonColumn(routeTargetsSchema, row.targets, `routes ${row.id} targets`),
-      affinity: { enabled: row.affinityEnabled, ttlSeconds: row.affinityTtlSeconds },
-      retry: { maxAttempts: Math.max(1, row.retryMaxAttempts) },
-    })),
-    policies: policies.map((row) => ({
-      id: row.id,
-      organizationId: row.organizationId,
-      scope: assertOneOf(POLICY_SCOPES, row.scope, `policies ${row.id} scope`),
-      scopeId: row.scopeId,
-      allow: parseJsonColumn(stringArraySchema, row.allow, `policies ${row.id} allow`),
-      deny: parseJsonColumn(stringArraySchema, row.deny, `policies ${row.id} deny`),
-      guardrails: row.guardrails,
-    })),
-    budgets: budgets.map((row) => ({
-      id: row.id,
-      organizationId: row.organizationId,
-      name: row.name,
-      scope: assertOneOf(BUDGET_SCOPES, row.scope, `budgets ${row.id} scope`),
-      scopeId: row.scopeId,
-      amountMicros: Number(row.amountMicros),
-      period: assertOneOf(BUDGET_PERIODS, row.period, `budgets ${row.id} period`),
-      mode: assertOneOf(BUDGET_MODES, row.mode, `budgets ${row.id} mode`),
-      thresholds: parseJsonColumn(numberArraySchema, row.thresholds, `budgets ${row.id} thresholds`),
-    })),
+    routes: routes.map((row) => {
+      const where = `routes ${String(row.id)}`;
+      return {
+        id: String(row.id),
+        organizationId: String(row.organization_id),
+        alias: String(row.alias),
+        strategy: assertOneOf(ROUTE_STRATEGIES, String(row.strategy), `${where} strategy`),
+        targets: parseJsonColumn(routeTargetsSchema, jsonColumn(row.targets, `${where} targets`), `${where} targets`),
+        affinity: { enabled: sqlBoolean(row.affinity_enabled), ttlSeconds: sqlNumber(row.affinity_ttl_seconds) },
+        retry: { maxAttempts: Math.max(1, sqlNumber(row.retry_max_attempts)) },
+      };
+    }),
+    policies: policies.map((row) => {
+      const where = `policies ${String(row.id)}`;
+      return {
+        id: String(row.id),
+        organizationId: String(row.organization_id),
+        scope: assertOneOf(POLICY_SCOPES, String(row.scope), `${where} scope`),
+        scopeId: String(row.scope_id),
+        allow: parseJsonColumn(stringArraySchema, jsonColumn(row.allow, `${where} allow`), `${where} allow`),
+        deny: parseJsonColumn(stringArraySchema, jsonColumn(row.deny, `${where} deny`), `${where} deny`),
+        guardrails: jsonColumn(row.guardrails, `${where} guardrails`),
+      };
+    }),
+    budgets: budgets.map((row) => {
+      const where = `budgets ${String(row.id)}`;
+      return {
+        id: String(row.id),
+        organizationId: String(row.organization_id),
+        name: String(row.name),
+        scope: assertOneOf(BUDGET_SCOPES, String(row.scope), `${where} scope`),
+        scopeId: String(row.scope_id),
+        amountMicros: sqlNumber(row.amount_micros),
+        period: assertOneOf(BUDGET_PERIODS, String(row.period), `${where} period`),
+        mode: assertOneOf(BUDGET_MODES, String(row.mode), `${where} mode`),
+        thresholds: parseJsonColumn(numberArraySchema, jsonColumn(row.thresholds, `${where} thresholds`), `${where} thresholds`),
+      };
+    }),
     rateLimits: rateLimits.map((row) => ({
-      id: row.id,
-      organizationId: row.organizationId,
-      scope: assertOneOf(RATE_LIMIT_SCOPES, row.scope, `rate_limits ${row.id} scope`),
-      scopeId: row.scopeId,
-      windowSeconds: row.windowSeconds,
-      requestsPerWindow: row.requestsPerWindow,
-      tokensPerWindow: row.tokensPerWindow,
-      concurrency: row.concurrency,
+      id: String(row.id),
+      organizationId: String(row.organization_id),
+      scope: assertOneOf(RATE_LIMIT_SCOPES, String(row.scope), `rate_limits ${String(row.id)} scope`),
+      scopeId: String(row.scope_id),
+      windowSeconds: sqlNumber(row.window_seconds),
+      requestsPerWindow: sqlNullableNumber(row.requests_per_window),
+      tokensPerWindow: sqlNullableNumber(row.tokens_per_window),
+      concurrency: sqlNullableNumber(row.concurrency),
     })),
   };
+}
+
+/** A Json column's value; text that is not JSON (a hand edit) throws naming where it is. */
+function jsonColumn(value: unknown, where: string): unknown {
+  try {
+    return sqlJson(value);
+  } catch {
+    throw new Error(`invalid stored JSON in ${where}: not JSON text`);
+  }
 }

@@ -1,20 +1,12 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { createClient, type Client, type Config } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqlitePrismaClient } from "./generated/sqlite/client";
 import { PrismaClient as PostgresqlPrismaClient } from "./generated/postgresql/client";
 import { resolveDatabaseUrl, type DatabaseProvider } from "./database-url.js";
-import { migrateDatabase, type MigrationResult } from "./migrate-database.js";
-import pg from "pg";
-import {
-  createPostgresqlStatementQuery,
-  createPostgresqlStatementRunner,
-  createSqliteStatementRunner,
-  type StatementQuery,
-  type StatementRunner,
-} from "./statement-runner.js";
+import type { MigrationResult } from "./migrate-database.js";
+import { openSqlConnections } from "./open-data-plane-database.js";
+import type { SqlClient } from "./sql-client.js";
 import { rememberListenConnection } from "./subscribe-control-plane-changes.js";
 
 /**
@@ -23,24 +15,17 @@ import { rememberListenConnection } from "./subscribe-control-plane-changes.js";
  */
 export type GatewayPrismaClient = SqlitePrismaClient;
 
-/** What repository functions need: the Prisma client and which SQL dialect it speaks. */
+/** What the Prisma repository functions need: the Prisma client and which SQL dialect it speaks. */
 export interface DatabaseClient {
   readonly prisma: GatewayPrismaClient;
   readonly provider: DatabaseProvider;
-  /**
-   * Runs raw statements in one transaction on the driver, bypassing Prisma (bulk usage writes).
-   * Optional: without it the bulk paths fall back to Prisma's raw queries.
-   */
-  readonly runStatements?: StatementRunner;
-  /**
-   * Runs one read-only statement on the driver, bypassing Prisma's query compiler (hot polls such
-   * as the control-plane version). Optional: without it readers fall back to Prisma.
-   */
-  readonly queryStatement?: StatementQuery;
 }
 
-/** An open database. */
-export interface Database extends DatabaseClient {
+/**
+ * An open database: Prisma for the repositories plus the raw driver (`SqlClient`) for the
+ * data-plane functions (snapshot, version, usage writes), which never go through Prisma.
+ */
+export interface Database extends DatabaseClient, SqlClient {
   /** The URL it was opened with (`file:` URL for SQLite; for PostgreSQL the password is masked). */
   readonly displayUrl: string;
   /** Applies the committed migrations of this provider (see `migrateDatabase`). */
@@ -70,47 +55,41 @@ export interface CreateDatabaseOptions {
  */
 export function createDatabase(options: CreateDatabaseOptions = {}): Database {
   const resolved = resolveDatabaseUrl(options.url, options.dataDirectory);
-  if (resolved.provider === "sqlite") {
-    if (resolved.filePath !== null) mkdirSync(path.dirname(resolved.filePath), { recursive: true });
+  const connections = openSqlConnections(resolved, options);
+  if (connections.pool === null) {
     const busyTimeoutMs = options.sqliteBusyTimeoutMs ?? 5_000;
     const adapter = new BusyTimeoutLibSql({ url: resolved.url }, busyTimeoutMs);
     const prisma = new SqlitePrismaClient({ adapter });
-    const statements = createSqliteStatementRunner(resolved.url, Math.max(busyTimeoutMs, 30_000));
     return {
       prisma,
       provider: "sqlite",
-      displayUrl: resolved.url,
-      runStatements: statements.run,
-      queryStatement: statements.query,
-      migrate: () => migrateDatabase({ url: resolved.url, provider: "sqlite" }),
+      displayUrl: connections.displayUrl,
+      runStatements: connections.runStatements,
+      queryStatement: connections.queryStatement,
+      migrate: connections.migrate,
       close: async () => {
         await prisma.$disconnect();
-        await statements.close();
+        await connections.close();
       },
     };
   }
-  const schema = resolved.schema ?? "public";
-  // One pool for Prisma and the bulk statements. Raw SQL must see the same schema as the query compiler.
-  const pool = new pg.Pool({ connectionString: resolved.url, max: options.postgresqlPoolSize ?? 10, options: `-c search_path="${schema}"` });
-  pool.on("error", () => undefined); // an idle client's error is reported on its next use
-  const adapter = new PrismaPg(pool, { schema });
+  // One pool for Prisma and the raw statements.
+  const adapter = new PrismaPg(connections.pool, { schema: connections.schema ?? "public" });
   const prisma = new PostgresqlPrismaClient({ adapter }) as unknown as GatewayPrismaClient;
-  const masked = new URL(resolved.url);
-  if (masked.password) masked.password = "****";
   const database: Database = {
     prisma,
     provider: "postgresql",
-    displayUrl: masked.toString(),
-    runStatements: createPostgresqlStatementRunner(pool),
-    queryStatement: createPostgresqlStatementQuery(pool),
-    migrate: () => migrateDatabase({ url: resolved.url, provider: "postgresql", schema }),
+    displayUrl: connections.displayUrl,
+    runStatements: connections.runStatements,
+    queryStatement: connections.queryStatement,
+    migrate: connections.migrate,
     close: async () => {
       await prisma.$disconnect();
-      await pool.end();
+      await connections.close();
     },
   };
   // For `subscribeControlPlaneChanges` (a dedicated LISTEN connection); not a property, the URL may hold a password.
-  rememberListenConnection(database, { connectionString: resolved.url, schema });
+  rememberListenConnection(database, { connectionString: resolved.url, schema: connections.schema ?? "public" });
   return database;
 }
 

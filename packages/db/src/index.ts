@@ -1,6 +1,11 @@
 // Database
 export { createDatabase, withBusyTimeout } from "./create-database.js";
 export type { CreateDatabaseOptions, Database, DatabaseClient, GatewayPrismaClient } from "./create-database.js";
+export { openDataPlaneDatabase } from "./open-data-plane-database.js";
+export type { DataPlaneDatabase, OpenDataPlaneDatabaseOptions } from "./open-data-plane-database.js";
+export type { SqlClient } from "./sql-client.js";
+export type { SqlStatement, StatementQuery, StatementRunner } from "./statement-runner.js";
+export { timeOrderedId } from "./time-ordered-id.js";
 export { resolveDatabaseUrl, DEFAULT_SQLITE_FILE_NAME } from "./database-url.js";
 export type { DatabaseProvider, ResolvedDatabaseUrl } from "./database-url.js";
 export { migrateDatabase, readMigrationFiles, defaultMigrationsDirectory, MigrationError } from "./migrate-database.js";

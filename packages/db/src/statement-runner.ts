@@ -1,5 +1,5 @@
 import { createClient, type Client as LibSqlClient, type InValue } from "@libsql/client";
-import type pg from "pg";
+import pg from "pg";
 
 /** One parameterised SQL statement (`?` placeholders on SQLite, `$n` on PostgreSQL). */
 export interface SqlStatement {
@@ -70,9 +70,18 @@ export function createSqliteStatementRunner(url: string, busyTimeoutMs: number):
   };
 }
 
-/** PostgreSQL: one read on the shared pool. */
+/** `timestamp` (without time zone, OID 1114): Prisma stores UTC wall time there; `pg` alone would read it as local time. */
+const TIMESTAMP_OID = 1114;
+const rawTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === TIMESTAMP_OID
+      ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+/** PostgreSQL: one read on the shared pool (timestamps read as UTC, as Prisma writes them). */
 export function createPostgresqlStatementQuery(pool: pg.Pool): StatementQuery {
-  return async (statement) => (await pool.query(statement.sql, statement.args)).rows as Record<string, unknown>[];
+  return async (statement) => (await pool.query({ text: statement.sql, values: statement.args, types: rawTypes })).rows as Record<string, unknown>[];
 }
 
 /** PostgreSQL: a client of the shared pool, BEGIN..COMMIT around the statements. */

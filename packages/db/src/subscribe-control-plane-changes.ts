@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { DatabaseClient } from "./create-database.js";
+import type { SqlClient } from "./sql-client.js";
 
 /** The PostgreSQL channel the control-plane triggers notify (`pg_notify('gateway_control_plane', <table>)`). */
 export const controlPlaneNotificationChannel = "gateway_control_plane";
@@ -12,7 +12,7 @@ interface ListenConnection {
 
 const listenConnections = new WeakMap<object, ListenConnection>();
 
-/** Called by `createDatabase` for PostgreSQL databases (internal; not exported from the package). */
+/** Called by `createDatabase` and `openDataPlaneDatabase` for PostgreSQL databases (internal; not exported from the package). */
 export function rememberListenConnection(database: object, connection: ListenConnection): void {
   listenConnections.set(database, connection);
 }
@@ -44,14 +44,14 @@ export type UnsubscribeControlPlaneChanges = () => Promise<void>;
  * only). Call the returned function before closing the database.
  */
 export async function subscribeControlPlaneChanges(
-  db: DatabaseClient,
+  db: SqlClient,
   onChange: (version: string) => void,
   options: SubscribeControlPlaneChangesOptions = {},
 ): Promise<UnsubscribeControlPlaneChanges> {
   if (db.provider !== "postgresql") return async () => undefined;
   const connection = listenConnections.get(db);
   if (connection === undefined) {
-    throw new Error("subscribeControlPlaneChanges needs a PostgreSQL database opened with createDatabase().");
+    throw new Error("subscribeControlPlaneChanges needs a PostgreSQL database opened with createDatabase() or openDataPlaneDatabase().");
   }
   const minDelayMs = options.minReconnectDelayMs ?? 250;
   const maxDelayMs = options.maxReconnectDelayMs ?? 10_000;

@@ -1,7 +1,8 @@
-import { randomUUID } from "node:crypto";
-import type { DatabaseClient, GatewayPrismaClient } from "./create-database.js";
+import type { GatewayPrismaClient } from "./create-database.js";
 import type { DatabaseProvider } from "./database-url.js";
 import type { SqlStatement } from "./statement-runner.js";
+import { type SqlClient, sqlTimestamp } from "./sql-client.js";
+import { timeOrderedId } from "./time-ordered-id.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 
 /** One gateway call, as produced by `@gateway/pipeline` (see /work/coordination.md). */
@@ -55,15 +56,6 @@ const EVENT_COLUMNS = [
   "client_label", "session_id", "guardrail_flags", "content",
 ] as const;
 
-/**
- * A timestamp as Prisma stores it: SQLite (libSQL adapter) keeps ISO-8601 text with "+00:00";
- * PostgreSQL `timestamp(3)` holds UTC wall time (a Date would be sent in the local zone).
- */
-function sqlTimestamp(provider: DatabaseProvider, value: Date): string {
-  const iso = value.toISOString();
-  return provider === "sqlite" ? iso.replace("Z", "+00:00") : iso.slice(0, -1);
-}
-
 /** Placeholder builder for one statement. */
 function placeholders(provider: DatabaseProvider) {
   const args: unknown[] = [];
@@ -80,7 +72,7 @@ function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unkno
   const content = event.content === null || event.content === undefined || event.endpoint === "decisions" ? null : JSON.stringify(event.content);
   const cost = toInteger(event.costMicros);
   return [
-    randomUUID(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
+    timeOrderedId(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
     event.apiKeyId, event.userId, event.endpoint, event.requestedModel, event.routeId, event.provider, event.model,
     Math.trunc(event.status), event.errorCode, toInteger(event.inputTokens), toInteger(event.outputTokens),
     toInteger(event.cacheReadTokens), toInteger(event.cacheWriteTokens), provider === "postgresql" ? String(cost) : cost,
@@ -102,11 +94,10 @@ export function usageEventStatements(provider: DatabaseProvider, events: UsageEv
   return statements;
 }
 
-/** Runs statements in one transaction: on the raw driver when available, else through Prisma. */
-async function runInTransaction(db: DatabaseClient, statements: SqlStatement[]): Promise<void> {
+/** Runs statements in one transaction on the raw driver. */
+async function runInTransaction(db: SqlClient, statements: SqlStatement[]): Promise<void> {
   if (statements.length === 0) return;
-  if (db.runStatements) return db.runStatements(statements);
-  await db.prisma.$transaction(statements.map((statement) => db.prisma.$executeRawUnsafe(statement.sql, ...statement.args)));
+  await db.runStatements(statements);
 }
 
 /**
@@ -114,7 +105,7 @@ async function runInTransaction(db: DatabaseClient, statements: SqlStatement[]):
  * (Prisma's createMany costs ~1 ms per row here). Content of `decisions` events is dropped.
  * Returns the number of rows written. Does not touch the daily rollups (see `writeUsageBatch`).
  */
-export async function appendUsageEvents(db: DatabaseClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+export async function appendUsageEvents(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
   if (events.length === 0) return 0;
   await runInTransaction(db, usageEventStatements(db.provider, events, options.chunkSize));
   return events.length;
@@ -197,7 +188,7 @@ export function usageRollupStatements(provider: DatabaseProvider, groups: UsageR
     const builder = placeholders(provider);
     const rows = groups.slice(start, start + rowsPerStatement).map((group) => {
       const counts = [group.requestCount, group.errorCount, group.inputTokens, group.outputTokens, group.cacheReadTokens, group.cacheWriteTokens, group.costMicros];
-      const values = [randomUUID(), group.day, group.organizationId, group.projectId, group.apiKeyId, group.model, ...counts.map((count) => (provider === "postgresql" ? count.toString() : count)), now];
+      const values = [timeOrderedId(), group.day, group.organizationId, group.projectId, group.apiKeyId, group.model, ...counts.map((count) => (provider === "postgresql" ? count.toString() : count)), now];
       return `(${values.map((value) => builder.add(value)).join(", ")})`;
     });
     statements.push({
@@ -211,7 +202,7 @@ export function usageRollupStatements(provider: DatabaseProvider, groups: UsageR
 }
 
 /** Adds the events to the daily rollups (one transaction). */
-export async function applyUsageRollups(db: DatabaseClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<void> {
+export async function applyUsageRollups(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<void> {
   if (events.length === 0) return;
   await runInTransaction(db, usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize));
 }
@@ -220,7 +211,7 @@ export async function applyUsageRollups(db: DatabaseClient, events: UsageEventRe
  * What the gateway's batched usage writer calls: inserts the events AND increments the daily
  * rollups in ONE transaction, so a retried batch never counts twice in the rollups.
  */
-export async function writeUsageBatch(db: DatabaseClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+export async function writeUsageBatch(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
   if (events.length === 0) return 0;
   await runInTransaction(db, [
     ...usageEventStatements(db.provider, events, options.chunkSize),

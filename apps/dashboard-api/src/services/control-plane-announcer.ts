@@ -1,4 +1,4 @@
-import { type DatabaseClient, readControlPlaneVersion } from "@gateway/db";
+import { type DatabaseClient, type SqlClient, readControlPlaneVersion } from "@gateway/db";
 import { announceControlPlaneChange } from "@gateway/pipeline";
 import type { Redis } from "ioredis";
 import type { DashboardLogger } from "../dashboard-logger.js";
@@ -39,7 +39,7 @@ export function isControlPlaneAction(action: string): boolean {
 
 /** Settings of {@link createControlPlaneAnnouncer}. */
 export interface ControlPlaneAnnouncerSettings {
-  database: DatabaseClient;
+  database: DatabaseClient & SqlClient;
   /** Publishes on `<keyPrefix>control-plane` (null: no Redis announcements). */
   redis: Redis | null;
   keyPrefix: string;

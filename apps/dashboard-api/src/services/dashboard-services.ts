@@ -1,4 +1,4 @@
-import type { DatabaseClient, SecretBox } from "@gateway/db";
+import type { DatabaseClient, SecretBox, SqlClient } from "@gateway/db";
 import type { AttemptLimiter } from "../auth/attempt-limiter.js";
 import type { DashboardSettings } from "../dashboard-settings.js";
 import type { DashboardLogger } from "../dashboard-logger.js";
@@ -11,7 +11,7 @@ export type SecretCipher = SecretBox;
 /** Everything route handlers use, built once by `createDashboardApp`. */
 export interface DashboardServices {
   /** Data access goes through `@gateway/db`'s repository functions with this handle. */
-  database: DatabaseClient;
+  database: DatabaseClient & SqlClient;
   /** @deprecated Raw Prisma client, still used by the playground routes only; use `database` with `@gateway/db`. */
   prisma: DatabaseClient["prisma"];
   secrets: SecretCipher;

@@ -1,0 +1,27 @@
+// `@gateway/db/data-plane`: what a gateway process needs at run time, on the raw SQLite/PostgreSQL
+// drivers, without loading Prisma. Everything here is also exported from `@gateway/db`.
+export { openDataPlaneDatabase } from "./open-data-plane-database.js";
+export type { DataPlaneDatabase, OpenDataPlaneDatabaseOptions } from "./open-data-plane-database.js";
+export type { SqlClient } from "./sql-client.js";
+export type { SqlStatement, StatementQuery, StatementRunner } from "./statement-runner.js";
+export { resolveDatabaseUrl, DEFAULT_SQLITE_FILE_NAME } from "./database-url.js";
+export type { DatabaseProvider, ResolvedDatabaseUrl } from "./database-url.js";
+export { migrateDatabase, MigrationError } from "./migrate-database.js";
+export type { MigrateDatabaseOptions, MigrationResult } from "./migrate-database.js";
+export { createSecretBox, SecretBoxError } from "./secret-box.js";
+export type { SecretBox, SecretBoxOptions, SecretKey } from "./secret-box.js";
+export { loadSecretBoxFromEnvironment } from "./load-secret-box-from-environment.js";
+export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
+export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
+export type { ControlPlaneSnapshot, ModelPrice, LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
+export { readControlPlaneVersion } from "./read-control-plane-version.js";
+export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
+export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
+export { writeUsageBatch, appendUsageEvents, applyUsageRollups } from "./usage-events.js";
+export type { UsageEventRecord, UsageBatchOptions } from "./usage-events.js";
+export { listEnabledTelemetryDestinations, recordTelemetryDelivery } from "./telemetry-destinations.js";
+export type { TelemetryDestinationWithConfig, TelemetryDestinationRecord } from "./telemetry-destinations.js";
+export { listEnabledNotificationChannels, recordNotificationDelivery } from "./notification-channels.js";
+export type { NotificationChannelWithConfig, NotificationChannelRecord } from "./notification-channels.js";
+export { timeOrderedId } from "./time-ordered-id.js";
+export { isApiKeyFormat, hashApiKey } from "./api-key.js";

@@ -1,0 +1,255 @@
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  addTeamMember,
+  createApiKey,
+  createMembership,
+  createNotificationChannel,
+  createOrganization,
+  createPolicy,
+  createProject,
+  createSecretBox,
+  createTeam,
+  createTelemetryDestination,
+  createUser,
+  getNotificationChannel,
+  getTelemetryDestination,
+  listUsageEvents,
+  loadControlPlaneSnapshot,
+  openDataPlaneDatabase,
+  readControlPlaneVersion,
+  upsertBudgetByName,
+  upsertConnectionByName,
+  upsertRateLimit,
+  upsertRouteByAlias,
+  listEnabledNotificationChannels,
+  listEnabledTelemetryDestinations,
+  recordNotificationDelivery,
+  recordTelemetryDelivery,
+  writeUsageBatch,
+  type DataPlaneDatabase,
+  type Database,
+  type UsageEventRecord,
+} from "../src/index.js";
+import { databaseTargets, type FreshDatabase } from "./database-targets.js";
+
+const secretBox = createSecretBox({ keys: [{ id: "test", key: randomBytes(32) }], activeKeyId: "test" });
+
+/** Runs `read` with the process in a zone far from UTC: a timestamp read as local time would move. */
+async function inOtherTimeZone<T>(read: () => Promise<T>): Promise<T> {
+  const previous = process.env.TZ;
+  process.env.TZ = "America/New_York";
+  try {
+    return await read();
+  } finally {
+    if (previous === undefined) delete process.env.TZ;
+    else process.env.TZ = previous;
+  }
+}
+
+describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) on $provider", (target) => {
+  let fresh: FreshDatabase;
+  let db: Database;
+  let dataPlane: DataPlaneDatabase;
+
+  beforeAll(async () => {
+    if (target.skip) return;
+    fresh = await target.fresh();
+    db = fresh.open();
+    await db.migrate();
+    dataPlane = openDataPlaneDatabase({ url: fresh.url, postgresqlPoolSize: 2 });
+  });
+  afterAll(async () => {
+    if (target.skip) return;
+    await dataPlane.close();
+    await db.close();
+    await fresh.cleanup();
+  });
+
+  it.skipIf(target.skip)("loads exactly what the repositories stored: dates in UTC, booleans, big integers, JSON, nulls", async () => {
+    const org = await createOrganization(db, { name: "Acme", slug: `acme-${randomBytes(3).toString("hex")}` });
+    const plain = await createProject(db, { organizationId: org.id, name: "plain" });
+    const captured = await createProject(db, { organizationId: org.id, name: "captured", captureContent: true });
+    const user = await createUser(db, { email: `u-${randomBytes(3).toString("hex")}@example.com`, name: "U", passwordHash: null });
+    const team = await createTeam(db, { organizationId: org.id, name: "team", defaultRole: "member" });
+    await createMembership(db, { organizationId: org.id, userId: user.id, role: "member" });
+    await addTeamMember(db, { organizationId: org.id, teamId: team.id, userId: user.id });
+    const expiresAt = new Date("2031-05-06T07:08:09.123Z");
+    const expiring = await createApiKey(db, { organizationId: org.id, projectId: captured.id, name: "expiring", teamId: team.id, createdByUserId: user.id, expiresAt });
+    const forever = await createApiKey(db, { organizationId: org.id, projectId: plain.id, name: "forever" });
+    await upsertConnectionByName(
+      db,
+      {
+        organizationId: org.id,
+        name: "b-off",
+        kind: "anthropic",
+        baseUrl: null,
+        credential: null,
+        headers: { "x-extra": "1" },
+        models: ["claude"],
+        upstreamModelNames: {},
+        prices: { claude: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, maxOutputTokens: 8192, contextWindow: 200000 } },
+        enabled: false,
+      },
+      { secretBox },
+    );
+    await upsertConnectionByName(db, { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"] }, { secretBox });
+    await upsertRouteByAlias(db, { organizationId: org.id, alias: "fast", strategy: "priority", targets: [{ model: "a-on/gpt", weight: 1 }], affinity: { enabled: false, ttlSeconds: 90 }, retry: { maxAttempts: 3 } });
+    const guardrails = { pii: { email: "redact" }, blocklist: ["secret project"] };
+    await createPolicy(db, { organizationId: org.id, scope: "project", scopeId: captured.id, name: "p", allow: ["a-on/*"], deny: ["b-off/*"], guardrails });
+    await upsertBudgetByName(db, { organizationId: org.id, name: "big", scope: "team", scopeId: team.id, amountMicros: 9_007_199_254_740, period: "total", mode: "soft", thresholds: [0.5, 0.9] });
+    await upsertRateLimit(db, { organizationId: org.id, scope: "project", scopeId: plain.id, windowSeconds: 3600, tokensPerWindow: 100_000, concurrency: 4 });
+
+    const snapshot = await inOtherTimeZone(() => loadControlPlaneSnapshot(dataPlane, { secretBox }));
+    expect(snapshot.version).toBe(await readControlPlaneVersion(db));
+    expect(snapshot.organizations.filter((entry) => entry.id === org.id)).toEqual([{ id: org.id, name: "Acme", slug: org.slug }]);
+    expect(snapshot.projects.filter((entry) => entry.organizationId === org.id).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { id: captured.id, organizationId: org.id, name: "captured", captureContent: true },
+      { id: plain.id, organizationId: org.id, name: "plain", captureContent: false },
+    ]);
+    const keys = snapshot.apiKeys.filter((key) => key.organizationId === org.id);
+    expect(keys.find((key) => key.id === expiring.apiKey.id)).toEqual({
+      id: expiring.apiKey.id,
+      organizationId: org.id,
+      projectId: captured.id,
+      teamId: team.id,
+      name: "expiring",
+      secretHash: expiring.apiKey.secretHash,
+      expiresAt,
+      createdByUserId: user.id,
+    });
+    expect(keys.find((key) => key.id === forever.apiKey.id)).toMatchObject({ teamId: null, expiresAt: null, createdByUserId: null });
+    // Ordered by organization, then name.
+    expect(snapshot.connections.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
+      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", headers: {}, models: ["gpt"], upstreamModelNames: {}, enabled: true, prices: {} },
+      {
+        organizationId: org.id,
+        name: "b-off",
+        kind: "anthropic",
+        baseUrl: null,
+        credential: null,
+        headers: { "x-extra": "1" },
+        models: ["claude"],
+        upstreamModelNames: {},
+        enabled: false,
+        prices: { claude: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, maxOutputTokens: 8192, contextWindow: 200000 } },
+      },
+    ]);
+    expect(snapshot.routes.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
+      { organizationId: org.id, alias: "fast", strategy: "priority", targets: [{ model: "a-on/gpt", weight: 1 }], affinity: { enabled: false, ttlSeconds: 90 }, retry: { maxAttempts: 3 } },
+    ]);
+    expect(snapshot.policies.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
+      { organizationId: org.id, scope: "project", scopeId: captured.id, allow: ["a-on/*"], deny: ["b-off/*"], guardrails },
+    ]);
+    expect(snapshot.budgets.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
+      { organizationId: org.id, name: "big", scope: "team", scopeId: team.id, amountMicros: 9_007_199_254_740, period: "total", mode: "soft", thresholds: [0.5, 0.9] },
+    ]);
+    expect(snapshot.rateLimits.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
+      { organizationId: org.id, scope: "project", scopeId: plain.id, windowSeconds: 3600, requestsPerWindow: null, tokensPerWindow: 100_000, concurrency: 4 },
+    ]);
+  });
+
+  it.skipIf(target.skip)("names the row and column of stored JSON that is not JSON", async () => {
+    const org = await createOrganization(db, { name: "Broken", slug: `broken-${randomBytes(3).toString("hex")}` });
+    const connection = await upsertConnectionByName(db, { organizationId: org.id, name: "c", kind: "openai", models: ["m"] }, { secretBox });
+    const placeholder = db.provider === "postgresql" ? "$1" : "?";
+    // jsonb cannot hold non-JSON text; a JSON value of the wrong shape is the PostgreSQL case.
+    const value = db.provider === "postgresql" ? `'{"not": "a list"}'::jsonb` : `'[not json'`;
+    await db.prisma.$executeRawUnsafe(`UPDATE connections SET models = ${value} WHERE id = ${placeholder}`, connection.id);
+    await expect(loadControlPlaneSnapshot(dataPlane, { secretBox })).rejects.toThrow(`invalid stored JSON in connections ${connection.id} models`);
+    await db.prisma.$executeRawUnsafe(`DELETE FROM connections WHERE id = ${placeholder}`, connection.id);
+  });
+
+  it.skipIf(target.skip)("writes usage with time-ordered ids that the dashboard's queries read back", async () => {
+    const org = await createOrganization(db, { name: "Usage", slug: `usage-${randomBytes(3).toString("hex")}` });
+    const base: UsageEventRecord = {
+      requestId: "req_1",
+      traceId: null,
+      occurredAt: new Date("2026-11-22T10:00:00.000Z"),
+      organizationId: org.id,
+      projectId: null,
+      apiKeyId: null,
+      userId: null,
+      endpoint: "chat_completions",
+      requestedModel: "fast",
+      routeId: null,
+      provider: "demo",
+      model: "demo/echo",
+      status: 200,
+      errorCode: null,
+      inputTokens: 10,
+      outputTokens: 5,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costMicros: 7,
+      budgetOutcome: null,
+      latencyMs: 3,
+      timeToFirstByteMs: null,
+      clientLabel: null,
+      sessionId: null,
+      guardrailFlags: [],
+      content: null,
+    };
+    const events = Array.from({ length: 300 }, (_, index) => ({ ...base, requestId: `req_${index}` }));
+    expect(await writeUsageBatch(dataPlane, events)).toBe(300);
+    const stored = await db.prisma.usageEvent.findMany({ where: { organizationId: org.id }, orderBy: { id: "asc" } });
+    expect(stored.map((row) => row.requestId)).toEqual(events.map((event) => event.requestId));
+    const page = await listUsageEvents(db, { organizationId: org.id, limit: 1 });
+    expect(page.data[0]).toMatchObject({ requestId: "req_299", occurredAt: base.occurredAt, costMicros: 7 });
+  });
+
+  it.skipIf(target.skip)("lists enabled delivery targets with decrypted configs and records delivery outcomes", async () => {
+    const org = await createOrganization(db, { name: "Targets", slug: `targets-${randomBytes(3).toString("hex")}` });
+    const webhook = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }, { secretBox });
+    await createTelemetryDestination(db, { organizationId: org.id, name: "off", kind: "webhook", config: { url: "http://127.0.0.1:9/off" }, enabled: false }, { secretBox });
+    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { url: "http://127.0.0.1:9/n" }, events: ["budget.threshold"] }, { secretBox });
+
+    const destinations = await listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id });
+    expect(destinations).toEqual([{ ...webhook, config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }]);
+    const channels = await listEnabledNotificationChannels(dataPlane, { secretBox, organizationId: org.id });
+    expect(channels).toEqual([{ ...channel, config: { url: "http://127.0.0.1:9/n" } }]);
+    expect((await listEnabledTelemetryDestinations(dataPlane, { secretBox })).some((entry) => entry.id === webhook.id)).toBe(true);
+
+    const at = new Date("2026-11-22T11:12:13.456Z");
+    await inOtherTimeZone(() => recordTelemetryDelivery(dataPlane, webhook.id, { ok: false, at }));
+    await recordNotificationDelivery(dataPlane, channel.id, { ok: true, at });
+    expect(await getTelemetryDestination(db, org.id, webhook.id)).toMatchObject({ lastDeliveryOk: false, lastDeliveryAt: at });
+    expect(await getNotificationChannel(db, org.id, channel.id)).toMatchObject({ lastDeliveryOk: true, lastDeliveryAt: at });
+    const [listed] = await inOtherTimeZone(() => listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id }));
+    expect(listed).toMatchObject({ lastDeliveryOk: false, lastDeliveryAt: at });
+  });
+});
+
+describe("@gateway/db/data-plane", () => {
+  it("opens, migrates, loads a snapshot and writes usage without loading Prisma", () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "gateway-data-plane-"));
+    const distEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/data-plane.js");
+    // A module hook that fails any import resolving into Prisma's packages or the generated clients.
+    const hook = `export async function resolve(specifier, context, next) {
+      const resolved = await next(specifier, context);
+      if (/@prisma|\\/generated\\//.test(resolved.url)) throw new Error("Prisma was loaded: " + resolved.url);
+      return resolved;
+    }`;
+    const script = `
+      import { register } from "node:module";
+      register("data:text/javascript,${encodeURIComponent(hook)}");
+      const { openDataPlaneDatabase, loadControlPlaneSnapshot, createSecretBox, writeUsageBatch } = await import(${JSON.stringify(distEntry)});
+      const db = openDataPlaneDatabase({ url: ${JSON.stringify(`file:${path.join(directory, "gateway.db")}`)} });
+      await db.migrate();
+      const secretBox = createSecretBox({ keys: [{ id: "k", key: Buffer.alloc(32, 1) }], activeKeyId: "k" });
+      const snapshot = await loadControlPlaneSnapshot(db, { secretBox });
+      await writeUsageBatch(db, []);
+      await db.close();
+      console.log(JSON.stringify({ version: snapshot.version, organizations: snapshot.organizations.length }));
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    rmSync(directory, { recursive: true, force: true });
+    expect(child.stderr).toBe("");
+    expect(JSON.parse(child.stdout.trim())).toEqual({ version: expect.stringMatching(/^\d+$/), organizations: 0 });
+  });
+});
