@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/main.ts"],
+  // `main` and `startup-worker` are separate entries: the serving thread never imports Prisma; the worker does.
+  entry: ["src/index.ts", "src/main.ts", "src/startup-worker.ts"],
   format: ["esm"],
   dts: true,
   sourcemap: true,

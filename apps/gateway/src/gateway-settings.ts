@@ -27,6 +27,7 @@ const settingsSchema = z.object({
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
   GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
   GATEWAY_SHUTDOWN_TIMEOUT_MS: integer(0).default(10_000),
+  GATEWAY_HEAP_GROWING_PERCENT: integer(0).max(400).default(30),
   GATEWAY_ADMIN_EMAIL: z.string().email().optional(),
   GATEWAY_ADMIN_PASSWORD: z.string().min(8).optional(),
   GATEWAY_API_KEY: z
@@ -72,6 +73,11 @@ export interface GatewaySettings {
   usageBatchSize: number | undefined;
   usageFlushMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * Standalone server only: V8's old generation may grow to (1 + percent/100) x the live heap
+   * before it is collected again; 0 leaves V8's own dynamic factor (1.1 to 4). Default 30.
+   */
+  heapGrowingPercent: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   apiKey: string | undefined;
@@ -117,6 +123,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,
     usageFlushMs: values.GATEWAY_USAGE_FLUSH_MS,
     shutdownTimeoutMs: values.GATEWAY_SHUTDOWN_TIMEOUT_MS,
+    heapGrowingPercent: values.GATEWAY_HEAP_GROWING_PERCENT,
     adminEmail: values.GATEWAY_ADMIN_EMAIL,
     adminPassword: values.GATEWAY_ADMIN_PASSWORD,
     apiKey: values.GATEWAY_API_KEY,

@@ -1,11 +1,11 @@
 import { GatewayConfigError } from "./config-file/load-gateway-config.js";
-import { startGateway } from "./start-gateway.js";
+import { startStandaloneGateway } from "./start-standalone-gateway.js";
 
 /** Server entry: `node dist/main.js`. Configuration comes from the environment (see README). */
 async function main(): Promise<void> {
   let gateway;
   try {
-    gateway = await startGateway();
+    gateway = await startStandaloneGateway();
   } catch (error) {
     const message = error instanceof GatewayConfigError || (error instanceof Error && error.message.startsWith("Invalid environment"))
       ? error.message

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createDatabase } from "@gateway/db";
+import { type Database, createDatabase } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningGateway, startGateway } from "../src/start-gateway.js";
 import { decisionBody, postDecision } from "./support/post-decision.js";
@@ -13,7 +13,7 @@ describe.skipIf(!databaseUrl)("startGateway on PostgreSQL", () => {
   const schema = `gateway_test_${randomBytes(6).toString("hex")}`;
   const directory = createTemporaryDirectory();
   const logger = createRecordingLogger();
-  let gateway: RunningGateway;
+  let gateway: RunningGateway<Database>;
   let apiKey: string;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateApiKey } from "@gateway/db";
+import { type Database, generateApiKey } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningGateway, startGateway } from "../src/start-gateway.js";
 import { createRecordingLogger, createTemporaryDirectory } from "./support/temporary-directory.js";
@@ -11,7 +11,7 @@ import { createRecordingLogger, createTemporaryDirectory } from "./support/tempo
 const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/main.js");
 
 let directory: ReturnType<typeof createTemporaryDirectory>;
-let local: RunningGateway;
+let local: RunningGateway<Database>;
 let child: ChildProcess;
 let childUrl: string;
 const apiKey = generateApiKey().secret;

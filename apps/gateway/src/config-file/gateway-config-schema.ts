@@ -1,4 +1,4 @@
-import { isApiKeyFormat } from "@gateway/db";
+import { isApiKeyFormat } from "@gateway/db/data-plane";
 import { z } from "zod";
 
 const name = z.string().trim().min(1).max(200);
