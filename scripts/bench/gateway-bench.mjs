@@ -61,7 +61,11 @@ async function waitForGateway(url, key) {
 
 const format = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 
-export async function runGatewayBenchmark() {
+/**
+ * Starts the mock provider, the bare reference proxy and the gateway (with `gatewayNodeArgs`
+ * before its entry point), waits until the gateway answers, and returns the request targets.
+ */
+export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
   const workDirectory = mkdtempSync(join(tmpdir(), "gateway-bench-"));
   const apiKey = `gak_${randomBytes(40).toString("base64url").replace(/[^A-Za-z0-9]/g, "").padEnd(43, "a").slice(0, 43)}`;
   const mock = startProcess(process.execPath, [join(root, "scripts/bench/mock-provider-server.mjs")], { MOCK_LATENCY_MS: process.env.MOCK_LATENCY_MS ?? "0" }, /\{"url":"([^"]+)"\}/);
@@ -88,7 +92,7 @@ export async function runGatewayBenchmark() {
   const port = await freePort();
   const gateway = startProcess(
     process.execPath,
-    [join(root, "apps/gateway/dist/main.js")],
+    [...gatewayNodeArgs, join(root, "apps/gateway/dist/main.js")],
     {
       DATABASE_URL: `file:${join(workDirectory, "gateway.db")}`,
       GATEWAY_CONFIG: configPath,
@@ -102,28 +106,69 @@ export async function runGatewayBenchmark() {
     /listening|Listening/,
   );
   const gatewayUrl = `http://127.0.0.1:${port}`;
-  const rows = [];
+  const close = async () => {
+    gateway.child.kill("SIGTERM");
+    mock.child.kill("SIGTERM");
+    reference.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    rmSync(workDirectory, { recursive: true, force: true });
+  };
   try {
     await gateway.ready;
     await waitForGateway(gatewayUrl, apiKey);
-    const chatBody = (stream) =>
-      JSON.stringify({ model: "mock/bench/model", messages: [{ role: "user", content: "Say hello." }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
-    const direct = (stream) => ({
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const chatBody = (stream) =>
+    JSON.stringify({ model: "mock/bench/model", messages: [{ role: "user", content: "Say hello." }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+  return {
+    gateway,
+    reference,
+    loadBefore,
+    close,
+    direct: (stream) => ({
       url: `${mockUrl}/chat/completions`,
       headers: { "content-type": "application/json", authorization: "Bearer mock-credential" },
       body: chatBody(stream).replace("mock/bench/model", "bench/model"),
-    });
-    const viaReference = () => ({
+    }),
+    viaReference: () => ({
       url: `${referenceUrl}/v1/chat/completions`,
       headers: { "content-type": "application/json" },
       body: chatBody(false),
-    });
-    const viaGateway = (stream) => ({
+    }),
+    viaGateway: (stream) => ({
       url: `${gatewayUrl}/v1/chat/completions`,
       headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
       body: chatBody(stream),
-    });
+    }),
+  };
+}
 
+/** Closed-loop load on the gateway for profiling; returns throughput, CPU per request and peak RSS. */
+export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8, concurrency = 64 } = {}) {
+  const environment = await startBenchEnvironment({ gatewayNodeArgs: nodeArgs });
+  try {
+    await closedLoop({ target: environment.viaGateway(false), concurrency: 16, durationSeconds: 2 });
+    const cpuBefore = readCpuMicros(environment.gateway.child.pid);
+    const throughput = await closedLoop({ target: environment.viaGateway(false), concurrency, durationSeconds: duration });
+    const cpuMicros = readCpuMicros(environment.gateway.child.pid) - cpuBefore;
+    return {
+      requestsPerSecond: Math.round(throughput.requestsPerSecond),
+      errors: throughput.errors,
+      cpuMicrosPerRequest: Math.round(cpuMicros / Math.max(1, throughput.ok)),
+      peakRssMegabytes: readPeakRssMegabytes(environment.gateway.child.pid),
+    };
+  } finally {
+    await environment.close();
+  }
+}
+
+export async function runGatewayBenchmark() {
+  const environment = await startBenchEnvironment();
+  const { gateway, reference, loadBefore, direct, viaReference, viaGateway } = environment;
+  const rows = [];
+  try {
     // Warm up both paths (JIT, connection pools).
     await closedLoop({ target: viaGateway(false), concurrency: 16, durationSeconds: 2 });
     await closedLoop({ target: direct(false), concurrency: 16, durationSeconds: 1 });
@@ -192,14 +237,9 @@ export async function runGatewayBenchmark() {
       peakRssMegabytes: peakRss,
     };
   } finally {
-    gateway.child.kill("SIGTERM");
-    mock.child.kill("SIGTERM");
-    reference.child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    rmSync(workDirectory, { recursive: true, force: true });
+    await environment.close();
   }
 }
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   await runGatewayBenchmark();
 }
