@@ -42,9 +42,16 @@ export interface StoredUsageEvent extends UsageEventRecord {
 
 /** Options of the batched usage writers. */
 export interface UsageBatchOptions {
-  /** Rows per INSERT statement. Default 500 (27 parameters each, under every driver's limit); at most 1000. */
+  /**
+   * Rows per INSERT statement. Default: 500 on PostgreSQL (one round trip per 500 rows; 27
+   * parameters each, under every driver's limit; at most 1000); 1 on SQLite, where the writer
+   * runs in-process and one single-row statement, prepared once and reused, is cheapest.
+   */
   chunkSize?: number;
 }
+
+/** The default rows per statement of each dialect (see `UsageBatchOptions.chunkSize`). */
+const defaultChunkSize = (provider: DatabaseProvider) => (provider === "sqlite" ? 1 : 500);
 
 const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
 
@@ -82,7 +89,7 @@ function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unkno
 }
 
 /** Multi-row INSERT statements for the events. Content of `decisions` events is dropped. */
-export function usageEventStatements(provider: DatabaseProvider, events: UsageEventRecord[], chunkSize = 500): SqlStatement[] {
+export function usageEventStatements(provider: DatabaseProvider, events: UsageEventRecord[], chunkSize = defaultChunkSize(provider)): SqlStatement[] {
   const statements: SqlStatement[] = [];
   const columns = EVENT_COLUMNS.map((column) => `"${column}"`).join(", ");
   const rowsPerStatement = Math.max(1, Math.min(chunkSize, 1_000));
@@ -179,7 +186,7 @@ const ROLLUP_SUMMED = ROLLUP_COLUMNS.slice(6, 13);
  * `INSERT ... ON CONFLICT (natural key) DO UPDATE SET x = x + excluded.x` statements (same
  * syntax on SQLite and PostgreSQL): atomic increments, safe with concurrent writers.
  */
-export function usageRollupStatements(provider: DatabaseProvider, groups: UsageRollupGroup[], chunkSize = 500): SqlStatement[] {
+export function usageRollupStatements(provider: DatabaseProvider, groups: UsageRollupGroup[], chunkSize = defaultChunkSize(provider)): SqlStatement[] {
   const now = sqlTimestamp(provider, new Date());
   const statements: SqlStatement[] = [];
   const updates = [...ROLLUP_SUMMED.map((column) => `"${column}" = "usage_daily_rollups"."${column}" + excluded."${column}"`), `"updated_at" = excluded."updated_at"`];

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { createClient } from "@libsql/client";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -251,5 +252,57 @@ describe("@gateway/db/data-plane", () => {
     rmSync(directory, { recursive: true, force: true });
     expect(child.stderr).toBe("");
     expect(JSON.parse(child.stdout.trim())).toEqual({ version: expect.stringMatching(/^\d+$/), organizations: 0 });
+  });
+});
+
+describe("the SQLite statement runner", () => {
+  it("waits for another connection's write lock without blocking the event loop, then writes", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "gateway-busy-"));
+    const url = `file:${path.join(directory, "gateway.db")}`;
+    const dataPlane = openDataPlaneDatabase({ url });
+    const other = createClient({ url });
+    try {
+      await dataPlane.migrate();
+      const before = Number(await readControlPlaneVersion(dataPlane));
+      // Another connection (as another process would) holds the write lock for 300 ms.
+      const holder = await other.transaction("write");
+      await holder.execute("UPDATE control_plane_version SET version = version + 1 WHERE id = 1");
+      let ticks = 0;
+      const ticker = setInterval(() => (ticks += 1), 10);
+      const started = Date.now();
+      const write = dataPlane.runStatements([{ sql: 'UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = ?', args: [1] }]);
+      setTimeout(() => void holder.commit(), 300);
+      await write;
+      clearInterval(ticker);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+      expect(ticks).toBeGreaterThan(10); // timers kept firing while the write waited
+      expect(Number(await readControlPlaneVersion(dataPlane))).toBe(before + 2);
+    } finally {
+      other.close();
+      await dataPlane.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("rolls the whole batch back when one statement fails", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "gateway-rollback-"));
+    const dataPlane = openDataPlaneDatabase({ url: `file:${path.join(directory, "gateway.db")}` });
+    try {
+      await dataPlane.migrate();
+      const before = await readControlPlaneVersion(dataPlane);
+      await expect(
+        dataPlane.runStatements([
+          { sql: 'UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = ?', args: [1] },
+          { sql: 'INSERT INTO "no_such_table" ("x") VALUES (?)', args: [1] },
+        ]),
+      ).rejects.toThrow(/no_such_table/);
+      expect(await readControlPlaneVersion(dataPlane)).toBe(before);
+      // The connection is usable afterwards.
+      await dataPlane.runStatements([{ sql: 'UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = ?', args: [1] }]);
+      expect(Number(await readControlPlaneVersion(dataPlane))).toBe(Number(before) + 1);
+    } finally {
+      await dataPlane.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
