@@ -173,8 +173,22 @@ export async function runGatewayBenchmark() {
     await closedLoop({ target: viaGateway(false), concurrency: 16, durationSeconds: 2 });
     await closedLoop({ target: direct(false), concurrency: 16, durationSeconds: 1 });
 
+    await closedLoop({ target: viaReference(), concurrency: 16, durationSeconds: 1 });
     for (const rate of rates) {
       const baseline = await openLoop({ target: direct(false), rate, durationSeconds: seconds });
+      // The bare reference at the same rate: what any Node proxy hop adds on this machine.
+      const referenceCpuBefore = readCpuMicros(reference.child.pid);
+      const viaBare = await openLoop({ target: viaReference(), rate, durationSeconds: seconds });
+      const referenceCpu = readCpuMicros(reference.child.pid) - referenceCpuBefore;
+      rows.push({
+        scenario: `reference (bare Express + undici), ${rate} req/s`,
+        directP50: percentile(baseline.latencies, 0.5),
+        directP99: percentile(baseline.latencies, 0.99),
+        gatewayP50: percentile(viaBare.latencies, 0.5),
+        gatewayP99: percentile(viaBare.latencies, 0.99),
+        errors: viaBare.errors,
+        cpuMicrosPerRequest: referenceCpu / Math.max(1, viaBare.ok),
+      });
       const cpuBefore = readCpuMicros(gateway.child.pid);
       const measured = await openLoop({ target: viaGateway(false), rate, durationSeconds: seconds });
       const cpuMicros = readCpuMicros(gateway.child.pid) - cpuBefore;
@@ -213,7 +227,7 @@ export async function runGatewayBenchmark() {
     const loadAfter = loadavg();
 
     console.log("\nGateway benchmark (mock provider latency %s ms, %d s per scenario)", process.env.MOCK_LATENCY_MS ?? "0", seconds);
-    console.log("| scenario | direct p50 ms | direct p99 ms | gateway p50 ms | gateway p99 ms | added p50 ms | added p99 ms | errors | gateway CPU us/req |");
+    console.log("| scenario | direct p50 ms | direct p99 ms | via proxy p50 ms | via proxy p99 ms | added p50 ms | added p99 ms | errors | proxy CPU us/req |");
     console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const row of rows) {
       console.log(
