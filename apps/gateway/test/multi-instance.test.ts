@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import {
   type Database,
@@ -21,6 +18,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyGatewayConfig } from "../src/config-file/apply-gateway-config.js";
 import { parseGatewayConfig } from "../src/config-file/load-gateway-config.js";
+import { type ServerProcess, startServerProcess, stopServerProcess } from "./support/server-process.js";
 
 /**
  * Two gateway PROCESSES (the built `dist/main.js`) on one PostgreSQL schema and one Redis key
@@ -34,7 +32,6 @@ if (missing) {
   console.warn("[@gateway/gateway] TEST_DATABASE_URL or TEST_REDIS_URL is not set: skipping the multi-instance tests.");
 }
 
-const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/main.js");
 const runId = randomBytes(6).toString("hex");
 const schema = `gw_multi_${runId}`;
 const keyPrefix = `test:gateway:${runId}:`;
@@ -76,43 +73,13 @@ async function startRandomUsageProvider() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-function startInstance(env: Record<string, string>): Promise<{ process: ChildProcess; url: string; output: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [serverEntry], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      const match = /Gateway listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: child, url: match[1]!, output: () => output });
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`gateway exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stopInstance(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
 describe.skipIf(missing)("two gateway processes sharing PostgreSQL and Redis", () => {
   let database: Database;
   let provider: Awaited<ReturnType<typeof startRandomUsageProvider>>;
-  let instances: { process: ChildProcess; url: string; output: () => string }[] = [];
+  let instances: ServerProcess[] = [];
   let organizationId: string;
 
   beforeAll(async () => {
-    if (!existsSync(serverEntry)) throw new Error(`Build the gateway first (pnpm --filter "@gateway/gateway..." build): ${serverEntry} is missing.`);
     provider = await startRandomUsageProvider();
     const url = withSchema(databaseUrl!, schema);
     database = createDatabase({ url });
@@ -171,13 +138,13 @@ describe.skipIf(missing)("two gateway processes sharing PostgreSQL and Redis", (
     instances = await Promise.all([
       // LISTEN off: these instances must hear changes through polling and Redis announcements
       // (PostgreSQL LISTEN has its own test, postgresql-listen.test.ts).
-      startInstance({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "100", GATEWAY_POSTGRES_LISTEN: "off" }),
-      startInstance({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "700", GATEWAY_POSTGRES_LISTEN: "off" }),
+      startServerProcess({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "100", GATEWAY_POSTGRES_LISTEN: "off" }),
+      startServerProcess({ ...shared, GATEWAY_SNAPSHOT_POLL_MS: "700", GATEWAY_POSTGRES_LISTEN: "off" }),
     ]);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(instances.map((instance) => stopInstance(instance.process)));
+    await Promise.all(instances.map((instance) => stopServerProcess(instance.process)));
     if (database) {
       await database.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
       await database.close();
@@ -265,7 +232,7 @@ describe.skipIf(missing)("two gateway processes sharing PostgreSQL and Redis", (
     expect(refused.length).toBeGreaterThan(0);
 
     // Drain both instances (SIGTERM flushes their usage queues), then read what was recorded.
-    await Promise.all(instances.map((instance) => stopInstance(instance.process)));
+    await Promise.all(instances.map((instance) => stopServerProcess(instance.process)));
     const budgetedKey = (await listApiKeys(database, { organizationId })).find((key) => key.name === "budgeted")!;
     const rows = await database.prisma.$queryRawUnsafe<{ calls: bigint; spent: bigint | null }[]>(
       `SELECT COUNT(*) AS calls, SUM(cost_micros) AS spent FROM usage_events WHERE api_key_id = $1 AND endpoint = 'chat_completions'`,

@@ -1,14 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Database, generateApiKey } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningGateway, startGateway } from "../src/start-gateway.js";
+import { startServerProcess } from "./support/server-process.js";
 import { createRecordingLogger, createTemporaryDirectory } from "./support/temporary-directory.js";
 
-const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/main.js");
 
 let directory: ReturnType<typeof createTemporaryDirectory>;
 let local: RunningGateway<Database>;
@@ -16,34 +13,7 @@ let child: ChildProcess;
 let childUrl: string;
 const apiKey = generateApiKey().secret;
 
-/** Starts the built server entry in a child process and resolves with the URL it prints. */
-function startChild(env: Record<string, string>): Promise<{ process: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const started = spawn(process.execPath, [serverEntry], {
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`child gateway did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString("utf8");
-      const match = /Gateway listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: started, url: match[1]! });
-      }
-    };
-    started.stdout!.on("data", onData);
-    started.stderr!.on("data", onData);
-    started.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`child gateway exited with ${code}:\n${output}`));
-    });
-  });
-}
-
 beforeAll(async () => {
-  if (!existsSync(serverEntry)) throw new Error(`Build the gateway first (pnpm --filter @gateway/gateway build): ${serverEntry} is missing.`);
   directory = createTemporaryDirectory();
   const env = { GATEWAY_SECRET_KEY: randomBytes(32).toString("base64"), GATEWAY_API_KEY: apiKey };
   local = await startGateway({
@@ -51,7 +21,7 @@ beforeAll(async () => {
     settings: { port: 0, host: "127.0.0.1", dataDirectory: directory.path },
     logger: createRecordingLogger(),
   });
-  const started = await startChild({
+  const started = await startServerProcess({
     ...env,
     GATEWAY_PORT: "0",
     GATEWAY_HOST: "127.0.0.1",

@@ -2,7 +2,8 @@ import type { DatabaseClient } from "./create-database.js";
 import { TELEMETRY_DESTINATION_KINDS } from "./enums.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
-import { type SqlClient, sqlBoolean, sqlDate, sqlJson, sqlNullableBoolean, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
+import { selectEnabledDeliveryTargets, updateDeliveryOutcome } from "./delivery-target-rows.js";
+import type { SqlClient } from "./sql-client.js";
 
 /** A telemetry destination; `config` (URL, headers, HMAC secret...) is stored encrypted. */
 export interface TelemetryDestinationRecord {
@@ -63,29 +64,8 @@ export async function listTelemetryDestinationsWithConfig(db: DatabaseClient, or
 
 /** Enabled destinations of all organizations with decrypted configs (the background sender). */
 export async function listEnabledTelemetryDestinations(db: SqlClient, options: { secretBox: SecretBox; organizationId?: string }): Promise<TelemetryDestinationWithConfig[]> {
-  // Raw driver (no Prisma): the gateway re-reads these in the background.
-  const byOrganization = options.organizationId === undefined ? "" : ` AND "organization_id" = ${sqlPlaceholder(db.provider, 1)}`;
-  const rows = await db.queryStatement({
-    sql: `SELECT "id", "organization_id", "name", "kind", "config_ciphertext", "enabled", "last_delivery_at", "last_delivery_ok", "created_at", "updated_at" FROM "telemetry_destinations" WHERE "enabled" = ${db.provider === "postgresql" ? "true" : "1"}${byOrganization} ORDER BY "created_at", "id"`,
-    args: options.organizationId === undefined ? [] : [options.organizationId],
-  });
-  return rows.map((row) => withConfig(fromSqlRow(row), options.secretBox));
-}
-
-/** A raw row in the shape Prisma returns. */
-function fromSqlRow(row: Record<string, unknown>): Row {
-  return {
-    id: String(row.id),
-    organizationId: String(row.organization_id),
-    name: String(row.name),
-    kind: String(row.kind),
-    configCiphertext: String(row.config_ciphertext),
-    enabled: sqlBoolean(row.enabled),
-    lastDeliveryAt: sqlDate(row.last_delivery_at),
-    lastDeliveryOk: sqlNullableBoolean(row.last_delivery_ok),
-    createdAt: sqlDate(row.created_at) ?? new Date(0),
-    updatedAt: sqlDate(row.updated_at) ?? new Date(0),
-  } as Row;
+  const rows = await selectEnabledDeliveryTargets(db, "telemetry_destinations", options.organizationId);
+  return rows.map((row) => withConfig(row as Row, options.secretBox));
 }
 
 export async function getTelemetryDestination(db: DatabaseClient, organizationId: string, id: string): Promise<TelemetryDestinationRecord | null> {
@@ -120,11 +100,7 @@ export async function updateTelemetryDestination(
 
 /** Records the outcome of a delivery (test or background). */
 export async function recordTelemetryDelivery(db: SqlClient, id: string, input: { ok: boolean; at?: Date }): Promise<void> {
-  // Raw driver (no Prisma). Not a control-plane table: no version bump.
-  const at = sqlTimestamp(db.provider, input.at ?? new Date());
-  const ok = db.provider === "postgresql" ? input.ok : input.ok ? 1 : 0;
-  const p = (position: number) => sqlPlaceholder(db.provider, position);
-  await db.runStatements([{ sql: `UPDATE "telemetry_destinations" SET "last_delivery_ok" = ${p(1)}, "last_delivery_at" = ${p(2)} WHERE "id" = ${p(3)}`, args: [ok, at, id] }]);
+  await updateDeliveryOutcome(db, "telemetry_destinations", id, input);
 }
 
 export async function deleteTelemetryDestination(db: DatabaseClient, organizationId: string, id: string): Promise<void> {

@@ -35,9 +35,9 @@ import {
   writeUsageBatch,
   type DataPlaneDatabase,
   type Database,
-  type UsageEventRecord,
 } from "../src/index.js";
 import { databaseTargets, type FreshDatabase } from "./database-targets.js";
+import { usageEvent } from "./usage-event-fixture.js";
 
 const secretBox = createSecretBox({ keys: [{ id: "test", key: randomBytes(32) }], activeKeyId: "test" });
 
@@ -168,34 +168,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
 
   it.skipIf(target.skip)("writes usage with time-ordered ids that the dashboard's queries read back", async () => {
     const org = await createOrganization(db, { name: "Usage", slug: `usage-${randomBytes(3).toString("hex")}` });
-    const base: UsageEventRecord = {
-      requestId: "req_1",
-      traceId: null,
-      occurredAt: new Date("2026-11-22T10:00:00.000Z"),
-      organizationId: org.id,
-      projectId: null,
-      apiKeyId: null,
-      userId: null,
-      endpoint: "chat_completions",
-      requestedModel: "fast",
-      routeId: null,
-      provider: "demo",
-      model: "demo/echo",
-      status: 200,
-      errorCode: null,
-      inputTokens: 10,
-      outputTokens: 5,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      costMicros: 7,
-      budgetOutcome: null,
-      latencyMs: 3,
-      timeToFirstByteMs: null,
-      clientLabel: null,
-      sessionId: null,
-      guardrailFlags: [],
-      content: null,
-    };
+    const base = usageEvent({ requestId: "req_1", occurredAt: new Date("2026-11-22T10:00:00.000Z"), organizationId: org.id, costMicros: 7 });
     const events = Array.from({ length: 300 }, (_, index) => ({ ...base, requestId: `req_${index}` }));
     expect(await writeUsageBatch(dataPlane, events)).toBe(300);
     const stored = await db.prisma.usageEvent.findMany({ where: { organizationId: org.id }, orderBy: { id: "asc" } });

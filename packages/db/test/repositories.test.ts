@@ -36,43 +36,11 @@ import {
   upsertRouteByAlias,
   writeUsageBatch,
   type Database,
-  type UsageEventRecord,
 } from "../src/index.js";
 import { databaseTargets, type FreshDatabase } from "./database-targets.js";
+import { usageEvent } from "./usage-event-fixture.js";
 
 const secretBox = createSecretBox({ keys: [{ id: "test", key: randomBytes(32) }], activeKeyId: "test" });
-
-function usageEvent(overrides: Partial<UsageEventRecord> = {}): UsageEventRecord {
-  return {
-    requestId: `req_${randomBytes(6).toString("hex")}`,
-    traceId: null,
-    occurredAt: new Date("2026-03-01T10:00:00Z"),
-    organizationId: null,
-    projectId: null,
-    apiKeyId: null,
-    userId: null,
-    endpoint: "chat_completions",
-    requestedModel: "fast",
-    routeId: null,
-    provider: "demo",
-    model: "demo/echo",
-    status: 200,
-    errorCode: null,
-    inputTokens: 10,
-    outputTokens: 5,
-    cacheReadTokens: 1,
-    cacheWriteTokens: 2,
-    costMicros: 123,
-    budgetOutcome: null,
-    latencyMs: 42,
-    timeToFirstByteMs: 7,
-    clientLabel: "cli/1.0",
-    sessionId: null,
-    guardrailFlags: [],
-    content: null,
-    ...overrides,
-  };
-}
 
 const expectGatewayError = async (promise: Promise<unknown>, code: string) => {
   const error = await promise.then(
