@@ -28,7 +28,8 @@ const onControlPlaneChange =
         await snapshots.refresh();
       }
     : null;
-const dashboard = await startDashboard({ database: gateway.database, playground, onControlPlaneChange });
+// One database handle and one secret box for both (the dashboard encrypts what the gateway decrypts).
+const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange });
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"]) {

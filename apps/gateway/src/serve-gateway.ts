@@ -27,6 +27,8 @@ export interface RunningGateway<D extends ServableDatabase = ServableDatabase> {
   url: string;
   server: Server;
   database: D;
+  /** Decrypts stored credentials; share it with a dashboard in the same process so both use one key. */
+  secretBox: SecretBox;
   runtime: GatewayRuntime;
   /** Stops accepting connections, waits for in-flight requests, drains usage events, closes the database. */
   close(): Promise<void>;
@@ -88,6 +90,7 @@ export async function serveGateway<D extends ServableDatabase>(
       url,
       server,
       database,
+      secretBox,
       runtime,
       close() {
         closing ??= (async () => {
