@@ -18,7 +18,12 @@ export interface StartupWorkerRequest {
   settings: GatewaySettings;
 }
 
-const send = (message: StartupWorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+// Resolves also when the gateway is gone (the message is then lost, and nothing waits for it).
+const send = (message: StartupWorkerMessage) =>
+  new Promise<void>((resolve) => {
+    if (!process.connected) return resolve();
+    process.send!(message, () => resolve());
+  });
 
 async function run(request: StartupWorkerRequest): Promise<void> {
   try {
@@ -31,7 +36,7 @@ async function run(request: StartupWorkerRequest): Promise<void> {
     const fieldPath = error instanceof GatewayConfigError ? error.fieldPath : null;
     await send({ kind: "failed", name: error instanceof Error ? error.name : "Error", message: error instanceof Error ? error.message : String(error), fieldPath });
   }
-  process.disconnect();
+  if (process.connected) process.disconnect();
 }
 
 if (process.send === undefined) {
