@@ -142,38 +142,40 @@ export interface UsageRollupGroup {
 
 /** Sums events per (UTC day, organization, project, key, model); "" stands for unknown. */
 export function aggregateUsageRollups(events: UsageEventRecord[]): UsageRollupGroup[] {
-  const groups = new Map<string, UsageRollupGroup>();
+  // Sums are kept as numbers while adding (exact: a batch's totals stay far below 2^53) and
+  // turned into bigints once per group.
+  const groups = new Map<string, { key: Omit<UsageRollupGroup, "requestCount" | "errorCount" | "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "costMicros">; sums: number[] }>();
   for (const event of events) {
     const day = event.occurredAt.toISOString().slice(0, 10);
-    const keyParts = [day, event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", rollupModelKey(event)];
-    const key = JSON.stringify(keyParts);
+    const organizationId = event.organizationId ?? "";
+    const projectId = event.projectId ?? "";
+    const apiKeyId = event.apiKeyId ?? "";
+    const model = rollupModelKey(event);
+    const key = `${day}\u0000${organizationId}\u0000${projectId}\u0000${apiKeyId}\u0000${model}`;
     let group = groups.get(key);
-    if (!group) {
-      group = {
-        day,
-        organizationId: keyParts[1]!,
-        projectId: keyParts[2]!,
-        apiKeyId: keyParts[3]!,
-        model: keyParts[4]!,
-        requestCount: 0n,
-        errorCount: 0n,
-        inputTokens: 0n,
-        outputTokens: 0n,
-        cacheReadTokens: 0n,
-        cacheWriteTokens: 0n,
-        costMicros: 0n,
-      };
+    if (group === undefined) {
+      group = { key: { day, organizationId, projectId, apiKeyId, model }, sums: [0, 0, 0, 0, 0, 0, 0] };
       groups.set(key, group);
     }
-    group.requestCount += 1n;
-    if (event.status >= 400) group.errorCount += 1n;
-    group.inputTokens += BigInt(toInteger(event.inputTokens));
-    group.outputTokens += BigInt(toInteger(event.outputTokens));
-    group.cacheReadTokens += BigInt(toInteger(event.cacheReadTokens));
-    group.cacheWriteTokens += BigInt(toInteger(event.cacheWriteTokens));
-    group.costMicros += BigInt(toInteger(event.costMicros));
+    const sums = group.sums;
+    sums[0]! += 1;
+    if (event.status >= 400) sums[1]! += 1;
+    sums[2]! += toInteger(event.inputTokens);
+    sums[3]! += toInteger(event.outputTokens);
+    sums[4]! += toInteger(event.cacheReadTokens);
+    sums[5]! += toInteger(event.cacheWriteTokens);
+    sums[6]! += toInteger(event.costMicros);
   }
-  return [...groups.values()];
+  return [...groups.values()].map(({ key, sums }) => ({
+    ...key,
+    requestCount: BigInt(sums[0]!),
+    errorCount: BigInt(sums[1]!),
+    inputTokens: BigInt(sums[2]!),
+    outputTokens: BigInt(sums[3]!),
+    cacheReadTokens: BigInt(sums[4]!),
+    cacheWriteTokens: BigInt(sums[5]!),
+    costMicros: BigInt(sums[6]!),
+  }));
 }
 
 const ROLLUP_COLUMNS = [

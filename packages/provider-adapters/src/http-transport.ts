@@ -84,6 +84,29 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   const settings = { ...defaults, ...stripUndefined(options) };
   const pools = new Map<string, Pool>();
 
+  // Parsed upstream URLs by their text: a connection calls the same few URLs all the time, and
+  // WHATWG URL parsing is one of the larger per-call costs here. Bounded; invalid URLs are not kept.
+  const targets = new Map<string, { origin: string; path: string }>();
+  function targetOf(text: string, provider: string): { origin: string; path: string } {
+    let target = targets.get(text);
+    if (target === undefined) {
+      let url: URL;
+      try {
+        url = new URL(text);
+      } catch (error) {
+        throw new GatewayError("upstream_error", {
+          message: `The connection '${provider}' has an invalid base URL.`,
+          details: { retryable: false, provider },
+          cause: error,
+        });
+      }
+      if (targets.size >= 1_000) targets.clear();
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      targets.set(text, target);
+    }
+    return target;
+  }
+
   function poolFor(origin: string): Pool {
     let pool = pools.get(origin);
     if (pool === undefined) {
@@ -106,16 +129,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     const remaining = context.deadline - Date.now();
     if (remaining <= 0) throw deadlineError(provider);
 
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch (error) {
-      throw new GatewayError("upstream_error", {
-        message: `The connection '${provider}' has an invalid base URL.`,
-        details: { retryable: false, provider },
-        cause: error,
-      });
-    }
+    const target = targetOf(request.url, provider);
 
     const controller = new AbortController();
     const state: { reason: "client" | "deadline" | null } = { reason: null };
@@ -143,8 +157,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       headers["content-type"] ??= "application/json";
     }
     try {
-      const response = await poolFor(url.origin).request({
-        path: `${url.pathname}${url.search}`,
+      const response = await poolFor(target.origin).request({
+        path: target.path,
         method: request.method ?? (body === undefined ? "GET" : "POST"),
         headers,
         body,
