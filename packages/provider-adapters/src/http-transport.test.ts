@@ -95,6 +95,47 @@ describe("createHttpTransport", () => {
     await closed;
   });
 
+  it("returns the answer's headers lowercased, repeated ones joined", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.setHeader("Retry-After", "7");
+      response.setHeader("X-Many", ["a", "b"]);
+      sendJson(response, 429, { error: { message: "slow down" } });
+    });
+    transport = createHttpTransport();
+    const answer = await transport.requestJson({ url: upstream.url, body: {}, context: callContext() });
+    expect(answer).toMatchObject({ status: 429, headers: { "retry-after": "7", "x-many": "a, b", "content-type": "application/json" } });
+    expect(answer.text).toBe(JSON.stringify({ error: { message: "slow down" } }));
+  });
+
+  it("refuses a JSON answer over the size limit with 502 (not retryable) and closes the socket", async () => {
+    upstream = await startFakeUpstream((_request, response) => sendJson(response, 200, { blob: "x".repeat(4096) }));
+    transport = createHttpTransport({ maxJsonBodyBytes: 1024 });
+    const closed = upstream.nextSocketClose();
+    const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext() }));
+    expect(error).toMatchObject({ code: "upstream_error", status: 502, details: { retryable: false } });
+    await closed;
+  });
+
+  it("an abort while the request waits for a free connection fails it at once without sending it", async () => {
+    upstream = await startFakeUpstream(() => {
+      // never answers: the only connection stays busy
+    });
+    transport = createHttpTransport({ connections: 1 });
+    const busyController = new AbortController();
+    const busy = transport.requestJson({ url: upstream.url, body: { n: 1 }, context: callContext({ signal: busyController.signal }) });
+    busy.catch(() => undefined);
+    while (upstream.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const controller = new AbortController();
+    const queued = transport.requestJson({ url: upstream.url, body: { n: 2 }, context: callContext({ signal: controller.signal }) });
+    controller.abort();
+    expect(await rejectionOf(queued)).toMatchObject({ code: "client_cancelled" });
+    // Freeing the connection does not send the cancelled request.
+    busyController.abort();
+    await rejectionOf(busy);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(upstream.requests).toHaveLength(1);
+  });
+
   it("an abort while waiting for headers closes the socket", async () => {
     upstream = await startFakeUpstream(() => {
       // never answers

@@ -172,30 +172,102 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   }
 
   return {
-    async requestJson(request) {
-      const { response, release, state, provider } = await start(request);
+    // Through `dispatch` with a handler rather than `request()`: no Readable body, async
+    // iterator or AbortController per call (about 13 us of CPU per call in a micro-benchmark
+    // against the mock provider), the same timeouts, abort and error mapping.
+    requestJson(request) {
+      const { context } = request;
+      const provider = request.provider ?? "provider";
+      if (context.signal.aborted) return Promise.reject(cancelledError(provider));
+      const remaining = context.deadline - Date.now();
+      if (remaining <= 0) return Promise.reject(deadlineError(provider));
+      let target: { origin: string; path: string };
       try {
+        target = targetOf(request.url, provider);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const headers: Record<string, string> = { ...request.headers };
+      let body: string | undefined;
+      if (request.body !== undefined) {
+        body = JSON.stringify(request.body);
+        headers["content-type"] ??= "application/json";
+      }
+      return new Promise<HttpJsonResponse>((resolve, reject) => {
+        let reason: "client" | "deadline" | null = null;
+        let abortRequest: ((error: Error) => void) | null = null;
+        let pendingAbort: Error | null = null;
+        let settled = false;
+        let status = 0;
+        let responseHeaders: Record<string, string> = {};
         const chunks: Buffer[] = [];
         let size = 0;
-        for await (const chunk of response.body) {
-          size += (chunk as Buffer).length;
-          if (size > settings.maxJsonBodyBytes) {
-            response.body.destroy();
-            throw new GatewayError("upstream_error", {
-              message: `The answer of '${provider}' is larger than the gateway accepts.`,
-              details: { retryable: false, provider },
-            });
+        const abort = (error: Error) => {
+          if (abortRequest !== null) {
+            abortRequest(error);
+            return;
           }
-          chunks.push(chunk as Buffer);
+          // Still queued for a connection: fail now; undici drops it unsent when its turn comes.
+          pendingAbort ??= error;
+          settle(() => reject(error));
+        };
+        const onCallerAbort = () => {
+          reason ??= "client";
+          abort(cancelledError(provider));
+        };
+        context.signal.addEventListener("abort", onCallerAbort, { once: true });
+        const timer = setTimeout(() => {
+          reason ??= "deadline";
+          abort(deadlineError(provider));
+        }, remaining);
+        const settle = (outcome: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          context.signal.removeEventListener("abort", onCallerAbort);
+          outcome();
+        };
+        const handler = {
+          onConnect(abortDispatch: (error: Error) => void) {
+            if (pendingAbort !== null) abortDispatch(pendingAbort);
+            else abortRequest = abortDispatch;
+          },
+          onHeaders(statusCode: number, rawHeaders: (Buffer | string)[]) {
+            if (statusCode < 200) return true; // 1xx: informational, the answer follows
+            status = statusCode;
+            responseHeaders = parseRawHeaders(rawHeaders);
+            return true;
+          },
+          onData(chunk: Buffer) {
+            size += chunk.length;
+            if (size > settings.maxJsonBodyBytes) {
+              abort(
+                new GatewayError("upstream_error", {
+                  message: `The answer of '${provider}' is larger than the gateway accepts.`,
+                  details: { retryable: false, provider },
+                }),
+              );
+              return false;
+            }
+            chunks.push(chunk);
+            return true;
+          },
+          onComplete() {
+            settle(() => {
+              const text = Buffer.concat(chunks, size).toString("utf8");
+              resolve({ status, headers: responseHeaders, body: parseJson(text), text });
+            });
+          },
+          onError(error: Error) {
+            settle(() => reject(mapTransportError(error, reason, provider)));
+          },
+        };
+        try {
+          poolFor(target.origin).dispatch({ path: target.path, method: request.method ?? (body === undefined ? "GET" : "POST"), headers, body }, handler);
+        } catch (error) {
+          settle(() => reject(mapTransportError(error, reason, provider)));
         }
-        const text = Buffer.concat(chunks).toString("utf8");
-        return { status: response.statusCode, headers: flattenHeaders(response.headers), body: parseJson(text), text };
-      } catch (error) {
-        if (GatewayError.isInstance(error)) throw error;
-        throw mapTransportError(error, state.reason, provider);
-      } finally {
-        release();
-      }
+      });
     },
 
     async requestStream(request) {
@@ -316,6 +388,19 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     result[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return result;
+}
+
+/** Raw response headers (name, value, name, value... as latin1 bytes) as lowercase names; repeated ones joined with ", ". */
+function parseRawHeaders(rawHeaders: (Buffer | string)[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  const text = (value: Buffer | string) => (typeof value === "string" ? value : value.toString("latin1"));
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = text(rawHeaders[index]!).toLowerCase();
+    if (name === "__proto__") continue;
+    const value = text(rawHeaders[index + 1]!);
+    result[name] = Object.hasOwn(result, name) ? `${result[name]}, ${value}` : value;
   }
   return result;
 }
