@@ -1,7 +1,8 @@
 import type { Database } from "@gateway/db";
 import type { GatewayLogger } from "./create-gateway-runtime.js";
 import { type GatewaySettings, readGatewaySettings } from "./gateway-settings.js";
-import { type RunningGateway, consoleLogger, serveGateway } from "./serve-gateway.js";
+import { consoleLogger } from "./console-logger.js";
+import { type RunningGateway, serveGateway } from "./serve-gateway.js";
 import { runStartupTasks } from "./startup-tasks.js";
 
 export type { RunningGateway, ServableDatabase } from "./serve-gateway.js";

@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import type { DataPlaneDatabase } from "@gateway/db/data-plane";
 import { GatewayConfigError } from "./config-file/load-gateway-config.js";
-import type { GatewayLogger } from "./create-gateway-runtime.js";
+// Not from serve-gateway.js: that module loads Express, which must wait until the start-up process has ended.
+import { consoleLogger } from "./console-logger.js";
 import { type GatewaySettings, readGatewaySettings } from "./gateway-settings.js";
 import type { RunningGateway } from "./serve-gateway.js";
 import type { StartGatewayOptions } from "./start-gateway.js";
@@ -19,7 +20,7 @@ import type { StartupWorkerMessage, StartupWorkerRequest } from "./startup-worke
  */
 export async function startStandaloneGateway(options: StartGatewayOptions = {}): Promise<RunningGateway<DataPlaneDatabase>> {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? fallbackLogger;
+  const logger = options.logger ?? consoleLogger;
   const settings = { ...readGatewaySettings(env), ...options.settings };
   limitHeapGrowth(settings.heapGrowingPercent);
   await runStartupWorker(settings, env, (message) => logger.info(message));
@@ -80,9 +81,3 @@ function runStartupWorker(settings: GatewaySettings, env: Record<string, string 
     child.send(request);
   });
 }
-
-/** Same as the serving code's console logger (not imported from there: that module loads Express). */
-const fallbackLogger: GatewayLogger = {
-  info: (message) => console.log(message),
-  error: (message, error) => console.error(message, error instanceof Error ? error.message : (error ?? "")),
-};

@@ -1,7 +1,7 @@
 import type { GatewayPrismaClient } from "./create-database.js";
 import type { DatabaseProvider } from "./database-url.js";
 import type { SqlStatement } from "./statement-runner.js";
-import { type SqlClient, sqlTimestamp } from "./sql-client.js";
+import { type SqlClient, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
 import { timeOrderedId } from "./time-ordered-id.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 
@@ -70,7 +70,7 @@ function placeholders(provider: DatabaseProvider) {
     args,
     add(value: unknown): string {
       args.push(value);
-      return provider === "postgresql" ? `$${args.length}` : "?";
+      return sqlPlaceholder(provider, args.length);
     },
   };
 }

@@ -122,14 +122,29 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     return pool;
   }
 
-  async function start(request: HttpRequestOptions) {
+  /**
+   * What both kinds of call check and build before anything is sent: throws 499 when the caller
+   * is gone, 504 when no time is left, 502 for an invalid URL; serialises the JSON body.
+   */
+  function prepare(request: HttpRequestOptions) {
     const { context } = request;
     const provider = request.provider ?? "provider";
     if (context.signal.aborted) throw cancelledError(provider);
     const remaining = context.deadline - Date.now();
     if (remaining <= 0) throw deadlineError(provider);
-
     const target = targetOf(request.url, provider);
+    const headers: Record<string, string> = { ...request.headers };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const method = request.method ?? (body === undefined ? "GET" : "POST");
+    return { context, provider, remaining, target, headers, body, method };
+  }
+
+  async function start(request: HttpRequestOptions) {
+    const { context, provider, remaining, target, headers, body, method } = prepare(request);
 
     const controller = new AbortController();
     const state: { reason: "client" | "deadline" | null } = { reason: null };
@@ -150,16 +165,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       context.signal.removeEventListener("abort", onAbort);
     };
 
-    const headers: Record<string, string> = { ...request.headers };
-    let body: string | undefined;
-    if (request.body !== undefined) {
-      body = JSON.stringify(request.body);
-      headers["content-type"] ??= "application/json";
-    }
     try {
       const response = await poolFor(target.origin).request({
         path: target.path,
-        method: request.method ?? (body === undefined ? "GET" : "POST"),
+        method,
         headers,
         body,
         signal: controller.signal,
@@ -176,23 +185,13 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     // iterator or AbortController per call (about 13 us of CPU per call in a micro-benchmark
     // against the mock provider), the same timeouts, abort and error mapping.
     requestJson(request) {
-      const { context } = request;
-      const provider = request.provider ?? "provider";
-      if (context.signal.aborted) return Promise.reject(cancelledError(provider));
-      const remaining = context.deadline - Date.now();
-      if (remaining <= 0) return Promise.reject(deadlineError(provider));
-      let target: { origin: string; path: string };
+      let prepared: ReturnType<typeof prepare>;
       try {
-        target = targetOf(request.url, provider);
+        prepared = prepare(request);
       } catch (error) {
         return Promise.reject(error);
       }
-      const headers: Record<string, string> = { ...request.headers };
-      let body: string | undefined;
-      if (request.body !== undefined) {
-        body = JSON.stringify(request.body);
-        headers["content-type"] ??= "application/json";
-      }
+      const { context, provider, remaining, target, headers, body, method } = prepared;
       return new Promise<HttpJsonResponse>((resolve, reject) => {
         let reason: "client" | "deadline" | null = null;
         let abortRequest: ((error: Error) => void) | null = null;
@@ -263,7 +262,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           },
         };
         try {
-          poolFor(target.origin).dispatch({ path: target.path, method: request.method ?? (body === undefined ? "GET" : "POST"), headers, body }, handler);
+          poolFor(target.origin).dispatch({ path: target.path, method, headers, body }, handler);
         } catch (error) {
           settle(() => reject(mapTransportError(error, reason, provider)));
         }
