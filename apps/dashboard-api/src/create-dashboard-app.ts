@@ -10,7 +10,7 @@ import { readDashboardSettings, type DashboardSettings } from "./dashboard-setti
 import { createMailer, type Mailer } from "./email/create-mailer.js";
 import { sendDashboardError } from "./http/send-dashboard-error.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
-import type { PlaygroundRunner } from "./playground/playground-runner.js";
+import type { PlaygroundRunner } from "@gateway/pipeline";
 import { createApiKeyRoutes } from "./resources/api-key-routes.js";
 import { createAuditRoutes } from "./resources/audit-routes.js";
 import { createBudgetRoutes } from "./resources/budget-routes.js";
