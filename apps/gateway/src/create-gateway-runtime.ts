@@ -30,7 +30,7 @@ import {
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
 import { Redis } from "ioredis";
-import { type GatewayAppDependencies, type GatewayHandler, createGatewayHandler } from "./create-gateway-handler.js";
+import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 
 /** Minimal logger: errors and notices (never secrets). */
@@ -73,12 +73,16 @@ export interface GatewayRuntimeOptions {
   logger?: GatewayLogger;
   /** Told about every finished background delivery (the server records `last_delivery_*`). */
   onDeliveryReport?: (report: DeliveryReport) => void;
+  /** Steps run for every request before routing (metrics, logs). */
+  hooks?: readonly GatewayRequestHook[];
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
 export interface GatewayRuntime {
   /** The gateway's request listener: serve it with `http.createServer(runtime.handler)`. */
   handler: GatewayHandler;
+  /** What the pipeline runs on (for another entry over the same runtime, e.g. with request hooks). */
+  dependencies: GatewayAppDependencies;
   snapshots: SnapshotHolder;
   usageQueue: UsageQueue;
   transport: HttpTransport;
@@ -240,7 +244,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
   };
   return {
-    handler: createGatewayHandler(dependencies),
+    handler: createGatewayHandler(dependencies, { hooks: options.hooks ?? [] }),
+    dependencies,
     snapshots,
     usageQueue,
     transport,
