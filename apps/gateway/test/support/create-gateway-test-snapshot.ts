@@ -101,6 +101,8 @@ export function createGatewayTestSnapshot(
     policies: [],
     budgets: [],
     rateLimits: [],
+    mcpServers: [],
+    mcpTokens: [],
     ...overrides,
   };
 }

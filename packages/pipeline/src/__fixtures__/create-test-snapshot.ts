@@ -41,6 +41,8 @@ export function createTestSnapshot(overrides: Partial<ControlPlaneSnapshot> = {}
     policies: [],
     budgets: [],
     rateLimits: [],
+    mcpServers: [],
+    mcpTokens: [],
     ...overrides,
   };
 }
