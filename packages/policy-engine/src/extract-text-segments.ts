@@ -5,7 +5,7 @@ export interface TextSegment {
 }
 
 /** The request formats the extractors understand. */
-export type RequestFormat = "openai_chat" | "anthropic_messages" | "decision";
+export type RequestFormat = "openai_chat" | "anthropic_messages" | "decision" | "mcp_call";
 
 const maxDepth = 64;
 
@@ -17,13 +17,18 @@ const maxDepth = 64;
  * - `anthropic_messages`: `system` (string or text blocks), `messages[i].content` (string,
  *   `text` blocks, `tool_result` content, every string inside `tool_use.input`);
  * - `decision`: every string value of the body except the top-level `model` (the `state` and
- *   the `questions`).
+ *   the `questions`);
+ * - `mcp_call`: every string value inside `arguments` (an MCP tool call's or prompt's arguments).
  *
  * Object keys are never extracted. Anything not listed (images, ids, model names) is left alone.
  */
 export function extractTextSegments(body: unknown, format: RequestFormat): TextSegment[] {
   const segments: TextSegment[] = [];
   if (!isRecord(body)) return segments;
+  if (format === "mcp_call") {
+    collectStrings(body.arguments, ["arguments"], segments, 0);
+    return segments;
+  }
   if (format === "decision") {
     for (const [key, value] of Object.entries(body)) {
       if (key !== "model") collectStrings(value, [key], segments, 0);
