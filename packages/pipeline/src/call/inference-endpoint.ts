@@ -11,6 +11,7 @@ import type {
 } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { CallerIdentity } from "../stages/authenticate.js";
+import type { CallTarget } from "../stages/call-target.js";
 import type { RoutePlan } from "../stages/resolve-route.js";
 import type { ErrorFormat } from "./render-error-response.js";
 
@@ -46,13 +47,21 @@ export type EndpointAnswer =
     };
 
 /** What {@link InferenceEndpoint.invoke} gets for one attempt on one target. */
-export interface EndpointInvocation<Request> {
-  adapter: ProviderAdapter;
+export interface EndpointInvocation<Request, Target extends CallTarget = ProviderTarget> {
+  /** The provider adapter of `target`; null for the targets of an endpoint that routes itself (no provider connection). */
+  adapter: Target extends ProviderTarget ? ProviderAdapter : null;
   request: Request;
-  target: ProviderTarget;
+  target: Target;
   context: ProviderCallContext;
   /** The caller's headers (Anthropic-compatible endpoints forward `anthropic-version` / `anthropic-beta`). */
   headers: ForwardableHeaders;
+}
+
+/** What {@link InferenceEndpoint.route} gets. */
+export interface EndpointRouteInput<Request> {
+  snapshot: CompiledSnapshot;
+  identity: CallerIdentity;
+  request: Request;
 }
 
 /**
@@ -60,9 +69,10 @@ export interface EndpointInvocation<Request> {
  * sent to a provider and shaped for the caller. `runInferenceCall` owns everything else (the
  * call's lifetime and deadline, authentication, routing with retries and fallbacks, input and
  * output guardrails, admission, settlement, the usage event and error rendering), so a new
- * endpoint costs one spec.
+ * endpoint costs one spec. An endpoint whose calls go to something other than a model (an MCP
+ * tool call goes to the server that has the tool) brings its own `route` and target type.
  */
-export interface InferenceEndpoint<Request> {
+export interface InferenceEndpoint<Request, Target extends CallTarget = ProviderTarget> {
   /** The usage event's endpoint. */
   readonly name: UsageEndpoint;
   /** The error body of this endpoint's answers. */
@@ -75,17 +85,23 @@ export interface InferenceEndpoint<Request> {
   readonly guardrailFormat: RequestFormat | null;
   /** Validates the body (throws 400 `invalid_request` naming the field). */
   parse(body: unknown): Request;
-  /** The model the request names: a provider-qualified model or an alias. */
+  /** The model the request names: a provider-qualified model or an alias (the usage event's `requestedModel`). */
   model(request: Request): string;
+  /**
+   * Where the call goes, for an endpoint whose requests name no model (an MCP tool, prompt or
+   * resource): its targets, after the caller's policies (throws 404 / 403 like model routes).
+   * Absent: `model(request)` is resolved by the model policy and the routes (aliases, affinity).
+   */
+  route?(input: EndpointRouteInput<Request>): RoutePlan<Target> | Promise<RoutePlan<Target>>;
   /**
    * What to reserve and count before the call, or null when the call is not admitted at all
    * (a token count costs nothing).
    */
-  admission(input: { snapshot: CompiledSnapshot; identity: CallerIdentity; plan: RoutePlan; request: Request; bodyBytes?: number }): AdmissionEstimate | null;
+  admission(input: { snapshot: CompiledSnapshot; identity: CallerIdentity; plan: RoutePlan<Target>; request: Request; bodyBytes?: number }): AdmissionEstimate | null;
   /** One attempt on one target. */
-  invoke(invocation: EndpointInvocation<Request>): Promise<EndpointAnswer>;
+  invoke(invocation: EndpointInvocation<Request, Target>): Promise<EndpointAnswer>;
   /** Output guardrails over a JSON answer (throws 403 to block); absent: the answer has no output text. */
   guardOutput?(body: unknown, guardrails: CompiledGuardrails): { body: unknown; flags: string[] };
   /** The caller's renderer of a stream from an upstream in `format`; required when `invoke` can stream. */
-  streamRenderer?(input: { format: StreamFormat; request: Request; target: ProviderTarget; requestId: string }): StreamRenderer;
+  streamRenderer?(input: { format: StreamFormat; request: Request; target: Target; requestId: string }): StreamRenderer;
 }

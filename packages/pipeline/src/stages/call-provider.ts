@@ -1,4 +1,5 @@
 import type { ProviderTarget } from "@gateway/provider-adapters";
+import type { CallTarget } from "./call-target.js";
 import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
 import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
@@ -12,15 +13,15 @@ export interface CallScope {
 }
 
 /** Input of {@link callProvider}. */
-export interface CallProviderInput<Result> {
-  plan: RoutePlan;
+export interface CallProviderInput<Result, Target extends CallTarget = ProviderTarget> {
+  plan: RoutePlan<Target>;
   scope: CallScope;
   affinityStore?: AffinityStore;
   latencyTracker?: LatencyTracker;
   /** One provider call on one target (the adapter call of the endpoint). */
-  call: (target: ProviderTarget, attempt: number) => Promise<Result>;
+  call: (target: Target, attempt: number) => Promise<Result>;
   /** Told before each attempt (so the caller knows which target consumed what). */
-  onAttempt?: (target: ProviderTarget) => void;
+  onAttempt?: (target: Target) => void;
 }
 
 /**
@@ -28,11 +29,11 @@ export interface CallProviderInput<Result> {
  * fallbacks, records each target's latency (least-latency routing) and keeps session
  * affinity up to date (a failed target releases the session, a success keeps it).
  */
-export async function callProvider<Result>(
-  input: CallProviderInput<Result>,
-): Promise<{ result: Result; target: ProviderTarget; attempts: number }> {
+export async function callProvider<Result, Target extends CallTarget = ProviderTarget>(
+  input: CallProviderInput<Result, Target>,
+): Promise<{ result: Result; target: Target; attempts: number }> {
   const { plan } = input;
-  const outcome = await callWithFallback<ProviderTarget, Result>({
+  const outcome = await callWithFallback<Target, Result>({
     targets: plan.targets,
     maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
     deadline: input.scope.deadline,
