@@ -18,6 +18,7 @@ import {
   type UsageSink,
   createAdapterRegistry,
   createBudgetThresholdEvent,
+  createMcpAuthorizationFailedEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
   createNotificationGate,
@@ -29,6 +30,8 @@ import {
 } from "@gateway/pipeline";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
+import { type McpGrantStore, type McpUpstreamPool, createMcpGateway, createMcpGrantRefresher, createMcpUpstreamPool } from "@gateway/mcp";
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
@@ -68,6 +71,11 @@ export interface GatewayRuntimeOptions {
         | "streamFirstByteTimeoutMs"
         | "streamIdleTimeoutMs"
         | "streamMaxDurationMs"
+        | "mcpTimeoutMs"
+        | "mcpListTimeoutMs"
+        | "mcpCatalogTtlMs"
+        | "mcpAllowedOrigins"
+        | "publicUrl"
       >
     >;
   logger?: GatewayLogger;
@@ -75,6 +83,11 @@ export interface GatewayRuntimeOptions {
   onDeliveryReport?: (report: DeliveryReport) => void;
   /** Steps run for every request before routing (metrics, logs). */
   hooks?: readonly GatewayRequestHook[];
+  /**
+   * Where MCP servers' OAuth grants are read and refreshed tokens stored (`@gateway/db`'s raw-driver
+   * functions); without it an expired grant cannot be refreshed (its calls fail with `mcp_authorization_failed`).
+   */
+  mcpGrants?: McpGrantStore;
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
@@ -90,6 +103,8 @@ export interface GatewayRuntime {
   admission: AdmissionController;
   /** Background delivery of usage traces and budget/limit notifications. */
   delivery: DeliveryDispatcher;
+  /** The upstream MCP clients (one connection per registered server). */
+  mcpUpstream: McpUpstreamPool;
   /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
   changes: ControlPlaneChangeChannel | null;
   /** Tells every instance sharing Redis to reload its snapshot now (no-op without Redis). */
@@ -210,8 +225,9 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
   });
+  const notificationGate = createNotificationGate({ redis: redis ?? null, keyPrefix });
   const admission = notifyAdmissionRefusals(controller, {
-    gate: createNotificationGate({ redis: redis ?? null, keyPrefix }),
+    gate: notificationGate,
     notify: (organizationId, event) => delivery.notify(organizationId, event),
   });
   const usage = {
@@ -243,9 +259,35 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     bodyLimitBytes: settings.bodyLimitBytes,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
   };
+  const mcpGrants = createMcpGrantRefresher({
+    store: options.mcpGrants ?? noMcpGrantStore,
+    timeoutMs: settings.mcpListTimeoutMs ?? 10_000,
+    onAuthorizationFailed: (server, reason) => {
+      logger.error(`The MCP server '${server.name}' (${server.id}) needs to be authorized again: ${reason}`);
+      // Once per server and grant across instances (the failed token's fingerprint names the grant).
+      const grant = createHash("sha256").update(server.accessToken ?? "").digest("hex").slice(0, 16);
+      void notificationGate.firstTime(`mcp_server.authorization_failed:${server.id}:${grant}`, 86_400).then((first) => {
+        if (first) delivery.notify(server.organizationId, createMcpAuthorizationFailedEvent({ serverId: server.id, serverName: server.name, reason }));
+      });
+    },
+  });
+  const mcpUpstream = createMcpUpstreamPool({
+    grants: mcpGrants,
+    callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
+    listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
+    catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,
+  });
+  dependencies.mcp = createMcpGateway({
+    dependencies,
+    upstream: mcpUpstream,
+    publicUrl: settings.publicUrl,
+    allowedOrigins: settings.mcpAllowedOrigins ?? [],
+    onError: (message, error) => logger.error(message, error),
+  });
   return {
     handler: createGatewayHandler(dependencies, { hooks: options.hooks ?? [] }),
     dependencies,
+    mcpUpstream,
     snapshots,
     usageQueue,
     transport,
@@ -260,6 +302,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     async close(closeOptions = {}) {
       clearInterval(deliveryRefreshTimer);
       await snapshots.stop();
+      await dependencies.mcp?.close();
+      await mcpUpstream.close();
       const timeoutMs = closeOptions.timeoutMs ?? 10_000;
       await Promise.all([usageQueue.close({ timeoutMs }), delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) })]);
       await transport.close();
@@ -278,3 +322,10 @@ function organizationOfBudget(snapshot: CompiledSnapshot, budgetId: string): str
 }
 
 const silentLogger: GatewayLogger = { info: () => undefined, error: () => undefined };
+
+/** Without a database: no grant can be read, so an expired one cannot be refreshed. */
+const noMcpGrantStore: McpGrantStore = {
+  read: async () => null,
+  storeRefreshed: async () => false,
+  markFailed: async () => false,
+};

@@ -6,7 +6,10 @@ import {
   listEnabledNotificationChannels,
   listEnabledTelemetryDestinations,
   loadControlPlaneSnapshot,
+  markMcpServerAuthorizationFailed,
   readControlPlaneVersion,
+  readMcpServerGrant,
+  storeRefreshedMcpServerTokens,
   recordNotificationDelivery,
   recordTelemetryDelivery,
   subscribeControlPlaneChanges,
@@ -69,6 +72,12 @@ export async function serveGateway<D extends ServableDatabase>(
         );
       },
       sink: { write: async (events) => void (await writeUsageBatch(database, events)) },
+      // MCP servers' OAuth grants, refreshed on the raw driver (the writes reach every instance as a snapshot change).
+      mcpGrants: {
+        read: (serverId) => readMcpServerGrant(database, serverId, { secretBox }),
+        storeRefreshed: (input) => storeRefreshedMcpServerTokens(database, input, { secretBox }),
+        markFailed: (input) => markMcpServerAuthorizationFailed(database, input),
+      },
       settings: {
         ...settings,
         // SQLite writes on the event loop: smaller batches keep each pause short.
