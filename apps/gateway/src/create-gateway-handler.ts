@@ -22,8 +22,8 @@ import { writeJson, writeStream } from "./write-pipeline-response.js";
 export interface GatewayAppDependencies extends PipelineDependencies {
   /** Largest accepted request body in bytes (413 `request_too_large` beyond it). */
   bodyLimitBytes: number;
-  /** The MCP endpoint (`/mcp` and its protected-resource metadata); absent: not served. */
-  mcp?: McpGateway;
+  /** Loads the MCP endpoint (`/mcp` and its protected-resource metadata) on first use; absent: not served. */
+  mcp?: () => Promise<McpGateway>;
   /** Told about unexpected failures (for logs); the client only sees a generic 500. */
   onInternalError?: (error: unknown, requestId: string) => void;
 }
@@ -100,17 +100,18 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   route("GET", "/v1/models", (request, response, context) => {
     writeJson(response, runListModels(dependencies, { requestId: context.requestId, headers: request.headers }));
   });
-  const mcp = dependencies.mcp;
-  if (mcp !== undefined) {
-    const serveMcp: RouteHandler = (request, response, context) =>
-      mcp.handle(request, response, {
+  const loadMcp = dependencies.mcp;
+  if (loadMcp !== undefined) {
+    const serveMcp: RouteHandler = async (request, response, context) =>
+      (await loadMcp()).handle(request, response, {
         requestId: context.requestId,
         startedAt: context.startedAt,
         readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
       });
     // Streamable HTTP: every message is a POST; GET and DELETE (2025 sessions) are answered 405 by the SDK.
     for (const method of ["POST", "GET", "DELETE"] as const) route(method, mcpPath, serveMcp);
-    const metadata: RouteHandler = (request, response) => writeJson(response, { status: 200, headers: {}, body: mcp.protectedResourceMetadata(request) });
+    const metadata: RouteHandler = async (request, response) =>
+      writeJson(response, { status: 200, headers: {}, body: (await loadMcp()).protectedResourceMetadata(request) });
     route("GET", `/.well-known/oauth-protected-resource${mcpPath}`, metadata);
     route("GET", "/.well-known/oauth-protected-resource", metadata);
   }

@@ -30,7 +30,7 @@ import {
 } from "@gateway/pipeline";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
-import { type McpGrantStore, type McpUpstreamPool, createMcpGateway, createMcpGrantRefresher, createMcpUpstreamPool } from "@gateway/mcp";
+import type { McpGateway, McpGrantStore } from "@gateway/mcp";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
@@ -103,8 +103,7 @@ export interface GatewayRuntime {
   admission: AdmissionController;
   /** Background delivery of usage traces and budget/limit notifications. */
   delivery: DeliveryDispatcher;
-  /** The upstream MCP clients (one connection per registered server). */
-  mcpUpstream: McpUpstreamPool;
+
   /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
   changes: ControlPlaneChangeChannel | null;
   /** Tells every instance sharing Redis to reload its snapshot now (no-op without Redis). */
@@ -169,6 +168,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       };
     },
   };
+  /** Set once the MCP side can be loaded (the snapshot may reload before). */
+  let preloadMcp: (() => void) | null = null;
   const snapshots = createSnapshotHolder({
     source,
     pollIntervalMs: settings.snapshotPollMs,
@@ -176,8 +177,9 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     // This instance noticed a change by polling: tell the others at once (before loading it
     // ourselves) so that they load in parallel instead of waiting for their own poll.
     onVersionChange: (version) => changes?.announce(version),
-    onReload: (_snapshot, reason) => {
+    onReload: (snapshot, reason) => {
       if (reason !== "start") void refreshDeliveryTargets();
+      if (reason !== "start" && snapshot.snapshot.mcpServers.length > 0) preloadMcp?.();
     },
   });
   await snapshots.start();
@@ -259,35 +261,44 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     bodyLimitBytes: settings.bodyLimitBytes,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
   };
-  const mcpGrants = createMcpGrantRefresher({
-    store: options.mcpGrants ?? noMcpGrantStore,
-    timeoutMs: settings.mcpListTimeoutMs ?? 10_000,
-    onAuthorizationFailed: (server, reason) => {
-      logger.error(`The MCP server '${server.name}' (${server.id}) needs to be authorized again: ${reason}`);
-      // Once per server and grant across instances (the failed token's fingerprint names the grant).
-      const grant = createHash("sha256").update(server.accessToken ?? "").digest("hex").slice(0, 16);
-      void notificationGate.firstTime(`mcp_server.authorization_failed:${server.id}:${grant}`, 86_400).then((first) => {
-        if (first) delivery.notify(server.organizationId, createMcpAuthorizationFailedEvent({ serverId: server.id, serverName: server.name, reason }));
+  // The MCP side (the MCP SDK, about 9 MB) is loaded on the first MCP request, or at once when
+  // the control plane has MCP servers: a gateway without them never pays for it.
+  let mcp: Promise<McpGateway> | null = null;
+  const loadMcp = (): Promise<McpGateway> =>
+    (mcp ??= import("@gateway/mcp").then((module) => {
+      const grants = module.createMcpGrantRefresher({
+        store: options.mcpGrants ?? noMcpGrantStore,
+        timeoutMs: settings.mcpListTimeoutMs ?? 10_000,
+        onAuthorizationFailed: (server, reason) => {
+          logger.error(`The MCP server '${server.name}' (${server.id}) needs to be authorized again: ${reason}`);
+          // Once per server and grant across instances (the failed token's fingerprint names the grant).
+          const grant = createHash("sha256").update(server.accessToken ?? "").digest("hex").slice(0, 16);
+          void notificationGate.firstTime(`mcp_server.authorization_failed:${server.id}:${grant}`, 86_400).then((first) => {
+            if (first) delivery.notify(server.organizationId, createMcpAuthorizationFailedEvent({ serverId: server.id, serverName: server.name, reason }));
+          });
+        },
       });
-    },
-  });
-  const mcpUpstream = createMcpUpstreamPool({
-    grants: mcpGrants,
-    callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
-    listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
-    catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,
-  });
-  dependencies.mcp = createMcpGateway({
-    dependencies,
-    upstream: mcpUpstream,
-    publicUrl: settings.publicUrl,
-    allowedOrigins: settings.mcpAllowedOrigins ?? [],
-    onError: (message, error) => logger.error(message, error),
-  });
+      const upstream = module.createMcpUpstreamPool({
+        grants,
+        callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
+        listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
+        catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,
+      });
+      const gateway = module.createMcpGateway({
+        dependencies,
+        upstream,
+        publicUrl: settings.publicUrl,
+        allowedOrigins: settings.mcpAllowedOrigins ?? [],
+        onError: (message, error) => logger.error(message, error),
+      });
+      return { ...gateway, close: async () => void (await Promise.all([gateway.close(), upstream.close()])) };
+    }));
+  dependencies.mcp = loadMcp;
+  preloadMcp = () => void loadMcp().catch((error: unknown) => logger.error("Loading the MCP endpoint failed.", error));
+  if (snapshots.current().snapshot.mcpServers.length > 0) preloadMcp();
   return {
     handler: createGatewayHandler(dependencies, { hooks: options.hooks ?? [] }),
     dependencies,
-    mcpUpstream,
     snapshots,
     usageQueue,
     transport,
@@ -302,8 +313,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     async close(closeOptions = {}) {
       clearInterval(deliveryRefreshTimer);
       await snapshots.stop();
-      await dependencies.mcp?.close();
-      await mcpUpstream.close();
+      if (mcp !== null) await (await mcp).close();
       const timeoutMs = closeOptions.timeoutMs ?? 10_000;
       await Promise.all([usageQueue.close({ timeoutMs }), delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) })]);
       await transport.close();

@@ -60,8 +60,13 @@ describe("the gateway's HTTP entry", () => {
 
   it("lists the routes it serves", () => {
     expect([...gateway.runtime.handler.routes].sort()).toEqual([
+      "DELETE /mcp",
+      "GET /.well-known/oauth-protected-resource",
+      "GET /.well-known/oauth-protected-resource/mcp",
+      "GET /mcp",
       "GET /openapi.json",
       "GET /v1/models",
+      "POST /mcp",
       "POST /v1/chat/completions",
       "POST /v1/messages",
       "POST /v1/messages/count_tokens",

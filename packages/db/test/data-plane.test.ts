@@ -261,12 +261,13 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     await db.prisma.$executeRawUnsafe(`DELETE FROM mcp_servers WHERE id = ${placeholder}`, open.id);
     expect(await readControlPlaneVersion(dataPlane)).not.toBe(afterRevoke);
 
-    // Revoking (deleting) the key a token acts as takes the token with it.
+    // Revoking the key a token acts as revokes the token with it; deleting the key deletes it.
     const second = await createMcpToken(db, { organizationId: org.id, apiKeyId: apiKey.id, name: "cli", prefix: "gmt_def", tokenHash: hashToken("gmt_other") });
     await revokeApiKey(db, { organizationId: org.id, id: apiKey.id });
     const afterKeyRevoked = await loadControlPlaneSnapshot(dataPlane, { secretBox });
     expect(afterKeyRevoked.apiKeys.some((key) => key.id === apiKey.id)).toBe(false);
-    expect(afterKeyRevoked.mcpTokens.find((entry) => entry.id === second.id)?.apiKeyId).toBe(apiKey.id);
+    expect(afterKeyRevoked.mcpTokens.some((entry) => entry.id === second.id)).toBe(false);
+    expect((await listMcpTokens(db, { organizationId: org.id, includeRevoked: true })).find((token) => token.id === second.id)?.revokedAt).not.toBeNull();
     await db.prisma.apiKey.delete({ where: { id: apiKey.id } });
     expect((await listMcpTokens(db, { organizationId: org.id, includeRevoked: true })).map((token) => token.name)).toEqual(["grant record"]);
   });
