@@ -113,7 +113,7 @@ describe("createMcpGrantRefresher", () => {
     expect(refreshRequests()).toBe(before + 1);
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(grant.accessToken);
-    expect(authorization.isValidAccessToken(tokens[0])).toBe(true);
+    expect(authorization.isValidAccessToken(tokens[0] ?? undefined)).toBe(true);
     expect(row.tokens.accessToken).toBe(tokens[0]);
     expect(row.tokens.refreshToken).not.toBe(grant.refreshToken);
     expect(row.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
