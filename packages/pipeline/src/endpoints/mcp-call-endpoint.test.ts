@@ -30,7 +30,9 @@ const server = (fields: Partial<SnapshotMcpServer> & Pick<SnapshotMcpServer, "id
 const narrowedToken = "gmt_narrowed_0123456789abcdefghijk";
 const openToken = "gmt_open_0123456789abcdefghijklmno";
 
-function createHarness(options: { captureContent?: boolean; guardrails?: unknown; deny?: string[]; answer?: (call: McpUpstreamCall) => Promise<unknown> } = {}) {
+function createHarness(
+  options: { captureContent?: boolean; guardrails?: unknown; deny?: string[]; requestsPerMinute?: number; answer?: (call: McpUpstreamCall) => Promise<unknown> } = {},
+) {
   const events: UsageEventRecord[] = [];
   const calls: McpUpstreamCall[] = [];
   const base = createTestSnapshot();
@@ -42,6 +44,10 @@ function createHarness(options: { captureContent?: boolean; guardrails?: unknown
         { id: "mt_1", organizationId: "org_1", apiKeyId: "key_1", serverId: "srv_docs", userId: "usr_1", tokenHash: hashGatewayApiKey(narrowedToken), expiresAt: null },
         { id: "mt_2", organizationId: "org_1", apiKeyId: "key_1", serverId: null, userId: "usr_2", tokenHash: hashGatewayApiKey(openToken), expiresAt: null },
       ],
+      rateLimits:
+        options.requestsPerMinute === undefined
+          ? []
+          : [{ id: "lim_1", organizationId: "org_1", scope: "key", scopeId: "key_1", windowSeconds: 60, requestsPerWindow: options.requestsPerMinute, tokensPerWindow: null, concurrency: null }],
       policies:
         options.deny || options.guardrails
           ? [{ id: "pol_1", organizationId: "org_1", scope: "project", scopeId: "prj_1", allow: [], deny: options.deny ?? [], guardrails: options.guardrails ?? null }]
@@ -189,6 +195,14 @@ describe("MCP calls on the call skeleton (no HTTP)", () => {
     expect(calls[0]!.arguments).toEqual({ title: "from [REDACTED:email]" });
     expect(answer).toMatchObject({ body: { content: [{ type: "text", text: "mail [REDACTED:email]" }], structuredContent: { owner: "[REDACTED:email]", count: 1 } } });
     expect(await errorOf(run({ kind: "tool", name: "tickets__leak", arguments: {} }))).toMatchObject({ code: "guardrail_blocked", details: { guardrail: "codename", stage: "output" } });
+  });
+
+  it("admits every call against the caller's rate limits (an MCP token counts as its key)", async () => {
+    const { run, calls } = createHarness({ requestsPerMinute: 2 });
+    await run({ kind: "tool", name: "tickets__create_issue", arguments: {} });
+    await run({ kind: "tool", name: "tickets__create_issue", arguments: {} }, openToken);
+    expect(await errorOf(run({ kind: "tool", name: "tickets__create_issue", arguments: {} }))).toMatchObject({ code: "gateway_rate_limit_exceeded", status: 429 });
+    expect(calls).toHaveLength(2);
   });
 
   it("passes the upstream's failure on and records it", async () => {
