@@ -44,7 +44,24 @@ export function servesResponsesNatively(connection: EndpointConnection, model: s
  * serve embeddings on `openai` and `demo` connections (Anthropic has no embeddings API);
  * `systemone` connections serve decisions only.
  */
-export function servedEndpoints(connection: EndpointConnection, model: string): ServedEndpoint[] {
+export function servedEndpoints(connection: EndpointConnection, model: string): readonly ServedEndpoint[] {
+  // Routing asks on every call: answers are kept per connection object (snapshot objects are replaced, never changed).
+  let byModel = servedCache.get(connection);
+  if (byModel === undefined) {
+    byModel = new Map();
+    servedCache.set(connection, byModel);
+  }
+  let served = byModel.get(model);
+  if (served === undefined) {
+    served = Object.freeze(computeServedEndpoints(connection, model));
+    if (byModel.size < 10_000) byModel.set(model, served);
+  }
+  return served;
+}
+
+const servedCache = new WeakMap<object, Map<string, readonly ServedEndpoint[]>>();
+
+function computeServedEndpoints(connection: EndpointConnection, model: string): ServedEndpoint[] {
   if (connection.kind === "systemone") return ["decisions"];
   const declared = modelEndpointsOf(connection, model);
   const served: ServedEndpoint[] = [];
