@@ -17,3 +17,4 @@ export { modelEndpointNames } from "./model-endpoint.js";
 export type { ModelPrice } from "./model-price.js";
 export type { NormalizedUsage } from "./token-usage.js";
 export type { UsageEndpoint, UsageEventRecord } from "./usage-event.js";
+export type { StoredResponse } from "./stored-response.js";

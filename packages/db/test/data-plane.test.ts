@@ -161,6 +161,8 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         logprobs: null,
         defaultMaxTokens: 2048,
         timeouts: {},
+        responsesApi: null,
+        modelEndpoints: {},
       },
     ]);
     expect(snapshot.routes.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
