@@ -86,7 +86,8 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       const previousResponseId = typeof request.previous_response_id === "string" ? request.previous_response_id : null;
       let previousConversation: JsonObject[] = [];
       if (previousResponseId !== null) {
-        const found = store === null ? null : await store.get({ projectId: identity.project.id, id: previousResponseId });
+        // A project that does not capture content has nothing stored to continue (what it stored before is being deleted).
+        const found = store === null || !captures ? null : await store.get({ projectId: identity.project.id, id: previousResponseId });
         if (found === null) {
           throw new GatewayError("not_found", { param: "previous_response_id", message: `Previous response with id '${previousResponseId}' not found.` });
         }

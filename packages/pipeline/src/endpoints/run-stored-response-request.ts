@@ -21,7 +21,8 @@ export interface StoredResponseRequestInput {
 /**
  * `GET /v1/responses/{id}`, `DELETE /v1/responses/{id}` and `GET /v1/responses/{id}/input_items`
  * on the gateway's stored responses: authenticated like any call (Bearer key), answered from the
- * caller's project only (a response of another project, or an expired one, is 404 `not_found`).
+ * caller's project only (a response of another project, an expired one, or any while the project
+ * does not capture content, is 404 `not_found`).
  * `input_items` answers OpenAI's list (`data`, `first_id`, `last_id`, `has_more`) with `limit`
  * 1..100 (default 20), `order` `desc` (default) or `asc`, and `after` (an item id). These reads
  * are not inference calls: no provider is called and no usage is recorded.
@@ -44,7 +45,8 @@ export async function runStoredResponseRequest(
     if (input.action === "get" && input.query?.get("stream") === "true") {
       throw new GatewayError("unsupported_feature", { param: "stream", message: "Stored responses cannot be streamed again; retrieve them without 'stream'." });
     }
-    const stored = await store.get(key);
+    // A project that stopped capturing content serves none of what it stored (a background sweep deletes it).
+    const stored = identity.project.captureContent ? await store.get(key) : null;
     if (stored === null) throw notFound();
     if (input.action === "get") return { status: 200, headers, body: stored.response };
     return { status: 200, headers, body: listItems(stored.inputItems, input.query ?? new URLSearchParams()) };
