@@ -19,6 +19,8 @@ export interface BuildResponseObjectOptions {
   usage?: NormalizedUsage | null;
   error?: { code: string; message: string } | null;
   incompleteReason?: "max_output_tokens" | "content_filter" | null;
+  /** Unix seconds the answer completed (`completed_at` of a completed response); default now. */
+  completedAt?: number;
 }
 
 const nullable = (value: unknown): unknown => (value === undefined ? null : value);
@@ -63,7 +65,7 @@ export function buildResponseObject(options: BuildResponseObjectOptions): JsonOb
     user: nullable(request.user),
     metadata: request.metadata ?? {},
   };
-  if (options.status === "completed") response.completed_at = Math.max(options.createdAt, Math.floor(Date.now() / 1000));
+  if (options.status === "completed") response.completed_at = Math.max(options.createdAt, options.completedAt ?? Math.floor(Date.now() / 1000));
   return response;
 }
 

@@ -137,10 +137,10 @@ export function createResponsesPassthroughRenderer(options: ResponsesPassthrough
           } else own = (own ?? "") + part.text;
         }
         if (own !== null && type === "response.output_text.delta") payload.delta = own;
-      } else if (type === "response.output_text.delta" && changedParts.size > 0 && typeof payload.delta === "string") {
-        const where = partOf.get(payload.output_index as number);
-        const partKey = key(payload.output_index, where?.contentIndex);
-        if (changedParts.has(partKey)) sentText.set(partKey, (sentText.get(partKey) ?? "") + payload.delta);
+      } else if (type === "response.output_text.delta" && typeof payload.delta === "string") {
+        // The text sent so far, in case a guardrail changes a later piece of the same part.
+        const partKey = key(payload.output_index, payload.content_index);
+        sentText.set(partKey, (sentText.get(partKey) ?? "") + payload.delta);
       }
 
       if (changedParts.size > 0) {

@@ -20,6 +20,8 @@ export interface ResponsesStreamEncoderOptions {
   overrides?: JsonObject;
   /** Unix seconds for `created_at`; defaults to when the encoder was made. */
   createdAt?: number;
+  /** Clock in Unix seconds (`completed_at`; tests); default now. */
+  now?: () => number;
 }
 
 /** One output item being streamed. */
@@ -48,7 +50,8 @@ interface OpenItem {
 export function createResponsesStreamEncoder(options: ResponsesStreamEncoderOptions): StreamRenderer {
   const suffix = options.requestId.replace(/^req_/, "");
   const id = `resp_${suffix}`;
-  const createdAt = options.createdAt ?? Math.floor(Date.now() / 1000);
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const createdAt = options.createdAt ?? now();
   let sequence = 0;
   let started = false;
   let ended = false;
@@ -228,13 +231,19 @@ export function createResponsesStreamEncoder(options: ResponsesStreamEncoderOpti
             ensureStarted(events);
             closeAll(events);
             const incompleteReason = finishReason === "length" ? "max_output_tokens" : finishReason === "content_filter" ? "content_filter" : null;
-            result = response(incompleteReason === null ? "completed" : "incomplete", { usage, incompleteReason });
+            result = response(incompleteReason === null ? "completed" : "incomplete", { usage, incompleteReason, completedAt: now() });
             emit(events, incompleteReason === null ? "response.completed" : "response.incomplete", { response: result });
             ended = true;
             break;
           }
           case "error": {
             ensureStarted(events);
+            // The failed response keeps what was produced so far, its open items marked incomplete.
+            for (const open of [message, reasoning, ...calls.values()]) {
+              if (open === null) continue;
+              if (open.part !== null) (open.item.content as JsonObject[])[open.part.index] = open.part.type === "refusal" ? { type: "refusal", refusal: open.part.text } : { ...(open.item.content as JsonObject[])[open.part.index], text: open.part.text };
+              open.item.status = "incomplete";
+            }
             const error = callerSafeError(part.error);
             emit(events, "error", { code: error.code, message: error.message, param: error.param ?? null });
             emit(events, "response.failed", { response: response("failed", { usage, error: { code: responsesErrorCode(error), message: error.message } }) });
