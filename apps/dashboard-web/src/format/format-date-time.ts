@@ -1,0 +1,28 @@
+/** A timestamp as a short local date and time ("Mar 18, 2026, 12:00"); "never" for null. */
+export function formatDateTime(value: string | null | undefined, fallback = "never"): string {
+  if (!value) return fallback;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  return date.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit", hour12: false });
+}
+
+/** How long ago a timestamp was, in the largest whole unit ("3 min ago", "2 days ago"). */
+export function formatRelativeTime(value: string | null | undefined, now: Date = new Date(), fallback = "never"): string {
+  if (!value) return fallback;
+  const seconds = Math.round((now.getTime() - new Date(value).getTime()) / 1000);
+  const future = seconds < 0;
+  const magnitude = Math.abs(seconds);
+  const units: [number, string][] = [
+    [86_400, "day"],
+    [3_600, "hour"],
+    [60, "min"],
+  ];
+  for (const [size, name] of units) {
+    if (magnitude >= size) {
+      const count = Math.floor(magnitude / size);
+      const label = name === "min" ? "min" : count === 1 ? name : `${name}s`;
+      return future ? `in ${count} ${label}` : `${count} ${label} ago`;
+    }
+  }
+  return future ? "in a moment" : "just now";
+}
