@@ -1,4 +1,4 @@
-import { type ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 import type { DashboardOperation } from "./api/dashboard-operation.js";
 import { ErrorNotice } from "./components/error-notice.js";
@@ -25,14 +25,16 @@ import { RateLimitsScreen } from "./screens/rate-limits-screen.js";
 import { RoutesScreen } from "./screens/routes-screen.js";
 import { TeamsScreen } from "./screens/teams-screen.js";
 import { TelemetryScreen } from "./screens/telemetry-screen.js";
-import { UsageScreen } from "./screens/usage-screen.js";
 import { SessionProvider, useSession } from "./session/session-context.js";
 import { useSessionQuery } from "./session/use-session-query.js";
+
+// The usage screen carries the chart library: loaded when first opened.
+const UsageScreen = lazy(() => import("./screens/usage-screen.js").then((module) => ({ default: module.UsageScreen })));
 
 /** Shows a screen only to roles that may read it; others get an explanation, never a 403 from the API. */
 function Allowed(props: { operation: DashboardOperation; children: ReactNode }) {
   const { can, session } = useSession();
-  if (can(props.operation)) return <>{props.children}</>;
+  if (can(props.operation)) return <Suspense fallback={<LoadingState label="Loading the page…" />}>{props.children}</Suspense>;
   return (
     <div className="notice info" role="status">
       <strong>Not available to your role</strong>

@@ -23,6 +23,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: an owner's fi
   let page: Page;
   let secret: string;
   const forbidden: string[] = [];
+  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     [smtp, provider, authorization] = await Promise.all([startLocalSmtpServer(), startLocalProvider(), startLocalAuthorizationServer()]);
@@ -34,6 +35,11 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: an owner's fi
     page.on("response", (response) => {
       if (response.status() === 403) forbidden.push(`${response.request().method()} ${response.url()}`);
     });
+    // Script errors and content-security-policy violations (answers with an error status are reported separately).
+    page.on("console", (message) => {
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => consoleErrors.push(String(error)));
   });
   afterAll(async () => {
     await browser?.close();
@@ -245,7 +251,8 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: an owner's fi
     expect(await page.getByRole("table", { name: "Latest calls" }).textContent()).toContain("playground");
   });
 
-  it("never met a 403 on the way", () => {
+  it("never met a 403 or a script error on the way", () => {
     expect(forbidden).toEqual([]);
+    expect(consoleErrors).toEqual([]);
   });
 });

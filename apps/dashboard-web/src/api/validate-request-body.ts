@@ -4,6 +4,9 @@ import type { DashboardOperation } from "./dashboard-operation.js";
 import { describeValidationIssue } from "./describe-validation-issue.js";
 import { formatFieldPath } from "./format-field-path.js";
 
+// The web app's content security policy forbids eval: zod must not try to compile its parsers.
+z.config({ jitless: true });
+
 const schemas = new Map<DashboardOperation, z.ZodType | null>();
 
 function schemaOf(operation: DashboardOperation): z.ZodType | null {

@@ -26,3 +26,13 @@ export function formatRelativeTime(value: string | null | undefined, now: Date =
   }
   return future ? "in a moment" : "just now";
 }
+
+/** A timestamp as compact as it can be: the time for today, else the day and time ("Mar 18 14:05"). */
+export function formatShortDateTime(value: string, now: Date = new Date()): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const sameDay = date.toDateString() === now.toDateString();
+  return sameDay
+    ? date.toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false })
+    : date.toLocaleString("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false });
+}

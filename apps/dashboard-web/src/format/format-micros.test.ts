@@ -8,6 +8,7 @@ describe("formatMicros", () => {
     expect(formatMicros(1_234_567_890)).toBe("$1,234.57");
     expect(formatMicros(42_000)).toBe("$0.042");
     expect(formatMicros(4_200)).toBe("$0.0042");
+    expect(formatMicros(11)).toBe("$0.000011");
     expect(formatMicros(-1_500_000)).toBe("-$1.50");
   });
 });

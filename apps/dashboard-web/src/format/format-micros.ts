@@ -1,11 +1,12 @@
 /**
- * Renders micro-USD as dollars: two decimals from $1, up to four below (so $0.0042 of a
- * cheap call stays visible), "$0" for nothing.
+ * Renders micro-USD as dollars: two decimals from $1, more below (so $0.0042 or $0.000011 of
+ * a cheap call stays visible), "$0" for nothing.
  */
 export function formatMicros(micros: number): string {
   if (micros === 0) return "$0";
   const dollars = micros / 1_000_000;
-  const digits = Math.abs(dollars) >= 1 ? 2 : Math.abs(dollars) >= 0.01 ? 3 : 4;
+  const size = Math.abs(dollars);
+  const digits = size >= 1 ? 2 : size >= 0.01 ? 3 : size >= 0.0001 ? 4 : 6;
   const rendered = dollars.toLocaleString("en-US", { minimumFractionDigits: Math.min(2, digits), maximumFractionDigits: digits });
   return dollars < 0 ? `-$${rendered.slice(1)}` : `$${rendered}`;
 }

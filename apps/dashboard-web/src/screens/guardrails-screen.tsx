@@ -17,7 +17,7 @@ import { useSchemaForm } from "../components/use-schema-form.js";
 import { useSession } from "../session/session-context.js";
 
 /** One guardrail rule as stored in a policy (`{type, action, ...}`; see the policy engine). */
-type GuardrailRule = Record<string, unknown> & { type: string; action: string; name?: string; appliesTo?: string };
+type GuardrailRule = Record<string, unknown> & { type: string; action?: string; name?: string; appliesTo?: string };
 
 const ruleTypes = [
   { value: "secrets", label: "Secrets (API keys, tokens, private keys)" },
@@ -30,6 +30,11 @@ const piiDetectors = ["email", "phone", "payment_card", "iban", "us_ssn"];
 const secretDetectors = ["openai_api_key", "anthropic_api_key", "aws_access_key_id", "github_token", "slack_token", "gateway_api_key", "private_key"];
 const actionTone = { block: "danger", redact: "warning", flag: "info" } as const;
 
+/** A rule's action; size limits block unless they say otherwise (the policy engine's default). */
+function actionOf(rule: GuardrailRule): string {
+  return rule.action ?? (rule.type === "max_input_characters" ? "block" : "");
+}
+
 function rulesOf(policy: Policy): GuardrailRule[] {
   const rules = (policy.guardrails as { rules?: GuardrailRule[] } | null)?.rules;
   return Array.isArray(rules) ? rules : [];
@@ -38,7 +43,8 @@ function rulesOf(policy: Policy): GuardrailRule[] {
 function describeRule(rule: GuardrailRule): string {
   switch (rule.type) {
     case "blocked_terms":
-      return `${(rule.terms as string[] | undefined)?.length ?? 0} terms${rule.wholeWord === false ? "" : ", whole words"}`;
+      const count = (rule.terms as string[] | undefined)?.length ?? 0;
+      return `${count} ${count === 1 ? "term" : "terms"}${rule.wholeWord === false ? "" : ", whole words"}`;
     case "regex":
       return `/${String(rule.pattern)}/${String(rule.flags ?? "")}`;
     case "pii":
@@ -116,7 +122,7 @@ export function GuardrailsScreen() {
                                 {rule.name ? <div className="small muted mono">{rule.name}</div> : null}
                               </td>
                               <td>
-                                <StatusBadge tone={actionTone[rule.action as keyof typeof actionTone] ?? "neutral"}>{rule.action}</StatusBadge>
+                                <StatusBadge tone={actionTone[actionOf(rule) as keyof typeof actionTone] ?? "neutral"}>{actionOf(rule)}</StatusBadge>
                               </td>
                               <td>{rule.type === "max_input_characters" ? "input" : (rule.appliesTo ?? "both")}</td>
                               <td className="small mono">{describeRule(rule)}</td>
@@ -182,7 +188,7 @@ function RuleDialog(props: { policy: Policy; index: number | null; onClose: () =
     initial: {
       type: existing?.type ?? "secrets",
       name: existing?.name ?? "",
-      action: existing?.action ?? "block",
+      action: existing ? actionOf(existing) || "block" : "block",
       appliesTo: existing?.appliesTo ?? "both",
       terms: ((existing?.terms as string[] | undefined) ?? []).join("\n"),
       wholeWord: existing?.wholeWord !== false,

@@ -7,7 +7,7 @@ import { LoadingState } from "../components/loading-state.js";
 import { PageHeader } from "../components/page-header.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { useNames } from "../components/use-names.js";
-import { formatDateTime } from "../format/format-date-time.js";
+import { formatDateTime, formatShortDateTime } from "../format/format-date-time.js";
 import { formatMicros } from "../format/format-micros.js";
 import { formatDuration, formatNumber, formatPercent } from "../format/format-number.js";
 import { LatencyChart } from "../usage/latency-chart.js";
@@ -58,7 +58,7 @@ export function UsageScreen() {
   });
   const grouped = useQuery({ ...dashboardQueries.usageSeries({ interval, group_by: groupBy, from: from.toISOString(), to: to.toISOString(), ...filter }), enabled: !fromRollups });
   const overall = useQuery(dashboardQueries.usageSeries({ interval, group_by: "none", from: from.toISOString(), to: to.toISOString(), ...filter }));
-  const events = useQuery(dashboardQueries.usageEvents({ limit: 20, from: from.toISOString(), to: to.toISOString(), ...filter }));
+  const events = useQuery(dashboardQueries.usageEvents({ limit: 10, from: from.toISOString(), to: to.toISOString(), ...filter }));
   const source = fromRollups ? daily : grouped;
   const points: UsagePoint[] = fromRollups
     ? (daily.data?.data ?? []).map((total) => ({
@@ -170,9 +170,9 @@ export function UsageScreen() {
               <tbody>
                 {events.data.data.map((event) => (
                   <tr key={event.id}>
-                    <td className="small">{formatDateTime(event.occurred_at)}</td>
+                    <td className="small nowrap" title={formatDateTime(event.occurred_at)}>{formatShortDateTime(event.occurred_at)}</td>
                     <td className="small">{event.endpoint}</td>
-                    <td className="mono small">{event.provider && event.model ? `${event.provider}/${event.model}` : (event.requested_model ?? "–")}</td>
+                    <td className="mono small nowrap">{event.provider && event.model ? `${event.provider}/${event.model}` : (event.requested_model ?? "–")}</td>
                     <td>{names.key(event.api_key_id)}</td>
                     <td>
                       <StatusBadge tone={event.status < 400 ? "success" : "danger"}>{event.status}</StatusBadge>
@@ -181,7 +181,7 @@ export function UsageScreen() {
                     <td className="numeric">{formatNumber(event.input_tokens + event.output_tokens)}</td>
                     <td className="numeric">{formatMicros(event.cost_micros)}</td>
                     <td className="numeric">{formatDuration(event.latency_ms)}</td>
-                    <td className="mono small">{event.request_id}</td>
+                    <td className="mono small nowrap">{event.request_id}</td>
                   </tr>
                 ))}
               </tbody>
