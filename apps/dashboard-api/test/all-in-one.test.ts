@@ -97,7 +97,7 @@ describe("pnpm start (gateway and dashboard in one process)", () => {
       body: JSON.stringify({ model: "shared/vendor/gpt-test", messages: [{ role: "user", content: "hi" }] }),
     });
     expect(chat.status, await chat.clone().text()).toBe(200);
-    expect((await chat.json()).choices[0].message.content).toBe("hello");
+    expect(((await chat.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("hello");
     expect(seenAuthorizations).toEqual(["Bearer sk-created-in-the-dashboard"]);
     expect(output).not.toMatch(/could not be decrypted|SecretBoxError/);
   });

@@ -1,17 +1,10 @@
+import type { UsageEventRecord } from "@gateway/contracts";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAdmissionController, createMemoryStore } from "@gateway/budget";
 import { createSecretBox, loadControlPlaneSnapshot, readControlPlaneVersion } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
-import {
-  type SnapshotHolder,
-  type UsageEventRecord,
-  type UsageQueue,
-  createAdapterRegistry,
-  createPlaygroundRunner,
-  createSnapshotHolder,
-  createUsageQueue,
-} from "@gateway/pipeline";
+import { type SnapshotHolder, type UsageQueue, createAdapterRegistry, createPlaygroundRunner, createSnapshotHolder, createUsageQueue } from "@gateway/pipeline";
 import { createHttpTransport } from "@gateway/provider-adapters";
 import type { PlaygroundChatInput, PlaygroundRunner } from "../src/playground/playground-runner.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";

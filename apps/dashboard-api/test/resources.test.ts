@@ -81,6 +81,29 @@ describe.each(databaseTargets)("resources (%s)", (target) => {
     expect((await call("POST", "/api/connections", { name: "native", kind: "systemone" })).status).toBe(400);
   });
 
+  it("connections: upstream settings (logprobs, default max_tokens, timeouts) with the stored bounds", async () => {
+    const created = await call("POST", "/api/connections", {
+      name: "reasoning",
+      kind: "openai",
+      logprobs: false,
+      timeouts: { first_byte_ms: 120_000, idle_ms: 45_000, max_duration_ms: 0 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ logprobs: false, default_max_tokens: null, timeouts: { first_byte_ms: 120_000, idle_ms: 45_000, max_duration_ms: 0 } });
+    const row = await harness.database.prisma.connection.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(row.timeouts).toEqual({ firstByteMs: 120_000, idleMs: 45_000, maxDurationMs: 0 });
+
+    const updated = await call("PATCH", `/api/connections/${created.body.id}`, { timeouts: {}, default_max_tokens: 1024 });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ timeouts: {}, default_max_tokens: 1024, logprobs: false });
+
+    for (const timeouts of [{ idle_ms: 0 }, { idle_ms: 86_400_001 }, { read_ms: 5 }, { max_duration_ms: -1 }]) {
+      const refused = await call("PATCH", `/api/connections/${created.body.id}`, { timeouts });
+      expect(refused.status, JSON.stringify(timeouts)).toBe(400);
+    }
+    expect((await call("PATCH", `/api/connections/${created.body.id}`, { default_max_tokens: 0 })).status).toBe(400);
+  });
+
   it("policies: CRUD with validated guardrails and scope ids of this organization", async () => {
     await exerciseCrud({
       path: "/api/policies",

@@ -1,5 +1,6 @@
+import type { UsageEventRecord } from "@gateway/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeUsageBatch, type UsageEventRecord } from "@gateway/db";
+import { writeUsageBatch } from "@gateway/db";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
@@ -23,6 +24,7 @@ function event(overrides: Partial<UsageEventRecord>): UsageEventRecord {
     outputTokens: 5,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    reasoningTokens: 0,
     costMicros: 100,
     budgetOutcome: null,
     latencyMs: 20,

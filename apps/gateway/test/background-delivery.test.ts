@@ -1,6 +1,7 @@
+import type { ControlPlaneSnapshot, UsageEventRecord } from "@gateway/contracts";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ControlPlaneSnapshot, type DeliveryTargets, type UsageEventRecord, verifyWebhookSignature } from "@gateway/pipeline";
+import { type DeliveryTargets, verifyWebhookSignature } from "@gateway/pipeline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GatewayRuntime, createGatewayRuntime } from "../src/create-gateway-runtime.js";
 import { createGatewayTestSnapshot, otherProjectApiKey, testApiKey } from "./support/create-gateway-test-snapshot.js";

@@ -1,6 +1,7 @@
+import type { ControlPlaneSnapshot } from "@gateway/contracts";
 import { request as httpRequest } from "node:http";
 import Anthropic from "@anthropic-ai/sdk";
-import type { ControlPlaneSnapshot } from "@gateway/pipeline";
+
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createGatewayTestSnapshot, otherProjectApiKey, testApiKey } from "./support/create-gateway-test-snapshot.js";

@@ -55,6 +55,18 @@ organizations:
         models: [openai/gpt-4o-mini]
         upstreamModelNames: { openai/gpt-4o-mini: gpt-4o-mini }
         prices: { openai/gpt-4o-mini: { input: 0.15, output: 0.6 } }
+        timeouts: { firstByteMs: 90000, idleMs: 45000, maxDurationMs: 0 }
+      - name: openai-reasoning
+        kind: openai
+        baseUrl: ${baseUrl}/v1
+        credential: env:OPENAI_API_KEY
+        models: [openai/o3]
+        logprobs: false
+      - name: claude
+        kind: anthropic
+        credential: env:OPENAI_API_KEY
+        models: [anthropic/claude-test]
+        defaultMaxTokens: 2048
       - name: demo
         kind: demo
         models: [demo/decide]
@@ -89,6 +101,16 @@ describe("configuration file: validation", () => {
     ["a wrong enum value", { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "gpt" }] }] }, "organizations[0].connections[0].kind"],
     ["an unknown (misspelt) field", { organizations: [{ slug: "a", name: "A", projcts: [] }] }, "organizations[0]"],
     ["a project policy without its project", { organizations: [{ slug: "a", name: "A", policies: [{ scope: "project", deny: ["**"] }] }] }, "organizations[0].policies[0].project"],
+    [
+      "a timeout out of bounds",
+      { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "openai", timeouts: { idleMs: 0 } }] }] },
+      "organizations[0].connections[0].timeouts.idleMs",
+    ],
+    [
+      "an unknown timeout name",
+      { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "openai", timeouts: { readMs: 5 } }] }] },
+      "organizations[0].connections[0].timeouts",
+    ],
     ["a malformed API key secret", { organizations: [{ slug: "a", name: "A", projects: [{ name: "P", apiKeys: [{ name: "k", secret: "sk-123" }] }] }] }, "organizations[0].projects[0].apiKeys[0].secret"],
   ])("names the field path of %s", (_name, config, fieldPath) => {
     let caught: unknown;
@@ -163,7 +185,10 @@ describe("configuration file: application", () => {
         users: await prisma.user.findMany({ select: { id: true, email: true, passwordHash: true } }),
         projects: await prisma.project.findMany({ select: { id: true, name: true, captureContent: true } }),
         apiKeys: await prisma.apiKey.findMany({ select: { id: true, name: true, secretHash: true, teamId: true } }),
-        connections: await prisma.connection.findMany({ select: { id: true, name: true, credentialCiphertext: true } }),
+        connections: await prisma.connection.findMany({
+          select: { id: true, name: true, credentialCiphertext: true, logprobs: true, defaultMaxTokens: true, timeouts: true },
+          orderBy: { name: "asc" },
+        }),
         routes: await prisma.route.findMany({ select: { id: true, alias: true, retryMaxAttempts: true } }),
         policies: await prisma.policy.findMany({ select: { id: true, scope: true, scopeId: true } }),
         budgets: await prisma.budget.findMany({ select: { id: true, amountMicros: true, mode: true } }),
@@ -181,6 +206,15 @@ describe("configuration file: application", () => {
       expect(first.rows.organizations).toEqual([{ id: expect.any(String), slug: "acme", name: "Acme Inc" }]);
       expect(first.rows.apiKeys).toHaveLength(3);
       expect(first.rows.budgets[0]).toMatchObject({ amountMicros: 5_000_000n, mode: "hard" });
+      expect(first.rows.connections.map(({ name, logprobs, defaultMaxTokens, timeouts }) => ({ name, logprobs, defaultMaxTokens, timeouts }))).toEqual([
+        { name: "claude", logprobs: null, defaultMaxTokens: 2048, timeouts: {} },
+        { name: "demo", logprobs: null, defaultMaxTokens: null, timeouts: {} },
+        { name: "openai-main", logprobs: null, defaultMaxTokens: null, timeouts: { firstByteMs: 90_000, idleMs: 45_000, maxDurationMs: 0 } },
+        { name: "openai-reasoning", logprobs: false, defaultMaxTokens: null, timeouts: {} },
+      ]);
+      // The running gateway's snapshot carries them to the adapters.
+      const served = first.gateway.runtime.snapshots.current().snapshot.connections.find((connection) => connection.name === "openai-main");
+      expect(served).toMatchObject({ logprobs: null, timeouts: { firstByteMs: 90_000, idleMs: 45_000, maxDurationMs: 0 } });
       expect(JSON.stringify(first.rows, (_key, value) => (typeof value === "bigint" ? String(value) : value))).not.toMatch(
         /sk-config-openai-credential|owner password 1|gak_/,
       );

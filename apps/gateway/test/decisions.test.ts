@@ -1,5 +1,6 @@
+import type { ControlPlaneSnapshot } from "@gateway/contracts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ControlPlaneSnapshot } from "@gateway/pipeline";
+
 import { createGatewayTestSnapshot, otherProjectApiKey, testApiKey } from "./support/create-gateway-test-snapshot.js";
 import {
   type MockProvider,

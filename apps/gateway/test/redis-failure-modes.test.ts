@@ -1,5 +1,6 @@
+import type { ControlPlaneSnapshot } from "@gateway/contracts";
 import type { AddressInfo } from "node:net";
-import type { ControlPlaneSnapshot } from "@gateway/pipeline";
+
 import { afterEach, describe, expect, it } from "vitest";
 import { createGatewayRuntime } from "../src/create-gateway-runtime.js";
 import { readGatewaySettings } from "../src/gateway-settings.js";

@@ -1,4 +1,7 @@
-import type { ModelPrice, TokenUsage } from "./model-price.js";
+import type { ModelPrice, NormalizedUsage } from "@gateway/contracts";
+
+/** The token counts a call is billed for (`reasoningTokens` are part of `outputTokens`). */
+export type BilledUsage = Pick<NormalizedUsage, "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens">;
 
 /** Prices are turned into integers of this many parts per USD-per-million before multiplying. */
 const priceScale = 1_000_000;
@@ -15,7 +18,7 @@ const priceScale = 1_000_000;
  *
  * @example computeCostMicros({ inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0 }, { input: 0.15, output: 0.6 }) // 270
  */
-export function computeCostMicros(usage: TokenUsage, price: ModelPrice): number {
+export function computeCostMicros(usage: BilledUsage, price: ModelPrice): number {
   const inputPrice = checkedPrice(price.input, "input");
   const outputPrice = checkedPrice(price.output, "output");
   const cacheReadPrice = price.cacheRead === undefined ? inputPrice : checkedPrice(price.cacheRead, "cacheRead");
@@ -29,7 +32,7 @@ export function computeCostMicros(usage: TokenUsage, price: ModelPrice): number 
 }
 
 /** Total tokens of a usage record (input + output + cache read + cache write), as counted by token rate limits. */
-export function countUsageTokens(usage: TokenUsage): number {
+export function countUsageTokens(usage: BilledUsage): number {
   return usage.inputTokens + usage.outputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
 }
 

@@ -1,4 +1,4 @@
-import type { ModelPrice } from "./model-price.js";
+import type { ModelPrice } from "@gateway/contracts";
 
 /**
  * The date the {@link defaultPriceTable} was taken from the vendors' public list prices.

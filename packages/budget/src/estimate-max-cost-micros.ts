@@ -1,5 +1,5 @@
 import { checkedPrice, checkedTokens, scaledCostMicros, scalePrice } from "./compute-cost-micros.js";
-import type { ModelPrice } from "./model-price.js";
+import type { ModelPrice } from "@gateway/contracts";
 
 /** Output bound used when neither the request, the price nor the context window gives one. */
 export const defaultFallbackMaxOutputTokens = 16_384;

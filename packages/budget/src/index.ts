@@ -4,7 +4,7 @@ export type { EstimateMaxCostInput } from "./estimate-max-cost-micros.js";
 export { defaultPriceTable, defaultPriceTableDate } from "./default-price-table.js";
 export { resolveModelPrice } from "./resolve-model-price.js";
 export type { ResolveModelPriceInput } from "./resolve-model-price.js";
-export type { ModelPrice, TokenUsage } from "./model-price.js";
+export type { BilledUsage } from "./compute-cost-micros.js";
 export { periodKey, periodWindow } from "./period-key.js";
 export type { BudgetPeriod, PeriodWindow } from "./period-key.js";
 export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget } from "./budget-rule.js";

@@ -1,5 +1,5 @@
 import { defaultPriceTable } from "./default-price-table.js";
-import type { ModelPrice } from "./model-price.js";
+import type { ModelPrice } from "@gateway/contracts";
 
 /** Input of {@link resolveModelPrice}. */
 export interface ResolveModelPriceInput {

@@ -1,10 +1,10 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { CONNECTION_KINDS } from "./enums.js";
-import { modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
+import type { ConnectionTimeouts, ModelPrice } from "@gateway/contracts";
+import { connectionTimeoutsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
-import type { ModelPrice } from "./control-plane-snapshot.js";
 
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
@@ -21,6 +21,12 @@ export interface ConnectionRecord {
   upstreamModelNames: Record<string, string>;
   prices: Record<string, ModelPrice>;
   enabled: boolean;
+  /** `openai`: false when the upstream rejects `logprobs`; null: measured log-probabilities. */
+  logprobs: boolean | null;
+  /** `anthropic`: `max_tokens` for translated requests without a cap; null: the adapter default. */
+  defaultMaxTokens: number | null;
+  /** Upstream timeouts; absent fields take the gateway's global settings. */
+  timeouts: ConnectionTimeouts;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -37,6 +43,10 @@ export interface ConnectionInput {
   upstreamModelNames?: Record<string, string>;
   prices?: Record<string, ModelPrice>;
   enabled?: boolean;
+  logprobs?: boolean | null;
+  defaultMaxTokens?: number | null;
+  /** Replaces the stored timeouts; `{}` clears them (global settings apply). */
+  timeouts?: ConnectionTimeouts;
 }
 
 const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -57,6 +67,9 @@ function toRecord(row: ConnectionRow): ConnectionRecord {
     upstreamModelNames: parseJsonColumn(stringRecordSchema, row.upstreamModelNames, `${where} upstream_model_names`),
     prices: parseJsonColumn(modelPriceRecordSchema, row.prices, `${where} prices`) as Record<string, ModelPrice>,
     enabled: row.enabled,
+    logprobs: row.logprobs,
+    defaultMaxTokens: row.defaultMaxTokens,
+    timeouts: row.timeouts === null ? {} : parseJsonColumn(connectionTimeoutsSchema, row.timeouts, `${where} timeouts`),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -85,6 +98,9 @@ function toData(input: Partial<ConnectionInput>, secretBox: SecretBox): Record<s
   if (input.upstreamModelNames !== undefined) data.upstreamModelNames = input.upstreamModelNames;
   if (input.prices !== undefined) data.prices = input.prices;
   if (input.enabled !== undefined) data.enabled = input.enabled;
+  if (input.logprobs !== undefined) data.logprobs = input.logprobs;
+  if (input.defaultMaxTokens !== undefined) data.defaultMaxTokens = input.defaultMaxTokens;
+  if (input.timeouts !== undefined) data.timeouts = input.timeouts;
   return data;
 }
 

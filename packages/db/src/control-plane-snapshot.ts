@@ -1,5 +1,7 @@
+import type { ControlPlaneSnapshot, ModelPrice } from "@gateway/contracts";
 import type { SecretBox } from "./secret-box.js";
 import {
+  connectionTimeoutsSchema,
   modelPriceRecordSchema,
   numberArraySchema,
   parseJsonColumn,
@@ -10,88 +12,6 @@ import {
 import { readControlPlaneVersion } from "./read-control-plane-version.js";
 import { type SqlClient, sqlBoolean, sqlDate, sqlJson, sqlNullableNumber, sqlNullableString, sqlNumber } from "./sql-client.js";
 import { CONNECTION_KINDS, ROUTE_STRATEGIES, POLICY_SCOPES, BUDGET_SCOPES, BUDGET_PERIODS, BUDGET_MODES, RATE_LIMIT_SCOPES, assertOneOf } from "./enums.js";
-
-/** USD per million tokens. Same shape as `@gateway/pipeline`'s `ModelPrice`. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  maxOutputTokens?: number;
-  contextWindow?: number;
-}
-
-/**
- * Everything the gateway enforces, as plain data. Structurally identical to
- * `@gateway/pipeline`'s `ControlPlaneSnapshot` (see /work/coordination.md).
- */
-export interface ControlPlaneSnapshot {
-  version: string;
-  organizations: { id: string; name: string; slug: string }[];
-  projects: { id: string; organizationId: string; name: string; captureContent: boolean }[];
-  apiKeys: {
-    id: string;
-    organizationId: string;
-    projectId: string;
-    teamId: string | null;
-    name: string;
-    secretHash: string;
-    expiresAt: Date | null;
-    createdByUserId: string | null;
-  }[];
-  connections: {
-    id: string;
-    organizationId: string;
-    name: string;
-    kind: "openai" | "anthropic" | "systemone" | "demo";
-    baseUrl: string | null;
-    credential: string | null;
-    headers: Record<string, string>;
-    models: string[];
-    upstreamModelNames: Record<string, string>;
-    enabled: boolean;
-    prices: Record<string, ModelPrice>;
-  }[];
-  routes: {
-    id: string;
-    organizationId: string;
-    alias: string;
-    strategy: "priority" | "weighted" | "least-latency";
-    targets: { model: string; weight: number }[];
-    affinity: { enabled: boolean; ttlSeconds: number };
-    retry: { maxAttempts: number };
-  }[];
-  policies: {
-    id: string;
-    organizationId: string;
-    scope: "organization" | "project" | "key";
-    scopeId: string;
-    allow: string[];
-    deny: string[];
-    guardrails: unknown;
-  }[];
-  budgets: {
-    id: string;
-    organizationId: string;
-    name: string;
-    scope: "organization" | "project" | "key" | "team";
-    scopeId: string;
-    amountMicros: number;
-    period: "day" | "week" | "month" | "total";
-    mode: "hard" | "soft";
-    thresholds: number[];
-  }[];
-  rateLimits: {
-    id: string;
-    organizationId: string;
-    scope: "project" | "key";
-    scopeId: string;
-    windowSeconds: number;
-    requestsPerWindow: number | null;
-    tokensPerWindow: number | null;
-    concurrency: number | null;
-  }[];
-}
 
 /** Options of `loadControlPlaneSnapshot`. */
 export interface LoadControlPlaneSnapshotOptions {
@@ -106,7 +26,7 @@ const snapshotQueries = {
   apiKeys:
     'SELECT "id", "organization_id", "project_id", "team_id", "name", "secret_hash", "expires_at", "created_by_user_id" FROM "api_keys" WHERE "revoked_at" IS NULL ORDER BY "id"',
   connections:
-    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled" FROM "connections" ORDER BY "organization_id", "name"',
+    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled", "logprobs", "default_max_tokens", "timeouts" FROM "connections" ORDER BY "organization_id", "name"',
   routes:
     'SELECT "id", "organization_id", "alias", "strategy", "targets", "affinity_enabled", "affinity_ttl_seconds", "retry_max_attempts" FROM "routes" ORDER BY "organization_id", "alias"',
   policies: 'SELECT "id", "organization_id", "scope", "scope_id", "allow", "deny", "guardrails" FROM "policies" ORDER BY "id"',
@@ -186,6 +106,12 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
         ),
         enabled: sqlBoolean(row.enabled),
         prices: parseJsonColumn(modelPriceRecordSchema, jsonColumn(row.prices, `${where} prices`), `${where} prices`) as Record<string, ModelPrice>,
+        logprobs: row.logprobs === null || row.logprobs === undefined ? null : sqlBoolean(row.logprobs),
+        defaultMaxTokens: sqlNullableNumber(row.default_max_tokens),
+        timeouts:
+          row.timeouts === null || row.timeouts === undefined
+            ? {}
+            : parseJsonColumn(connectionTimeoutsSchema, jsonColumn(row.timeouts, `${where} timeouts`), `${where} timeouts`),
       };
     }),
     routes: routes.map((row) => {

@@ -44,15 +44,16 @@ export {
 } from "./enums.js";
 
 // Control plane
+export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs } from "./json-values.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
-export type { ControlPlaneSnapshot, ModelPrice, LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
+export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
 export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
 
 // Usage
 export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRollups, rollupModelKey } from "./usage-events.js";
-export type { UsageEventRecord, StoredUsageEvent, UsageBatchOptions } from "./usage-events.js";
+export type { StoredUsageEvent, UsageBatchOptions } from "./usage-events.js";
 export { listUsageEvents, listDailyUsage } from "./usage-queries.js";
 export type { ListUsageEventsOptions, ListDailyUsageOptions, DailyUsageRow } from "./usage-queries.js";
 export { listUsageSeries, usageLatencyBucketBoundsMs } from "./usage-series.js";

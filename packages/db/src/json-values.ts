@@ -18,6 +18,24 @@ export const modelPriceRecordSchema = z.record(z.string(), modelPriceSchema);
 export const routeTargetsSchema = z.array(z.object({ model: z.string().min(1), weight: z.number().nonnegative() }));
 export const numberArraySchema = z.array(z.number());
 
+/** Longest upstream timeout a connection may set: one day. */
+export const maxConnectionTimeoutMs = 86_400_000;
+const timeoutMs = z.number().int().min(1).max(maxConnectionTimeoutMs);
+/**
+ * A connection's upstream timeouts (`ConnectionTimeouts` of `@gateway/contracts`), in
+ * milliseconds: 1 to {@link maxConnectionTimeoutMs}; `maxDurationMs` may be 0 (no limit).
+ * Shared by the stored column, the dashboard and the configuration file.
+ */
+export const connectionTimeoutsSchema = z.strictObject({
+  connectMs: timeoutMs.optional(),
+  totalMs: timeoutMs.optional(),
+  firstByteMs: timeoutMs.optional(),
+  idleMs: timeoutMs.optional(),
+  maxDurationMs: z.number().int().min(0).max(maxConnectionTimeoutMs).optional(),
+});
+/** `default_max_tokens` of a connection: 1 to 1,000,000. */
+export const connectionDefaultMaxTokensSchema = z.number().int().min(1).max(1_000_000);
+
 /** Parses a Json column value, throwing an Error that names where the bad value is. */
 export function parseJsonColumn<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const parsed = schema.safeParse(value);

@@ -1,39 +1,10 @@
+import type { UsageEventRecord } from "@gateway/contracts";
 import type { GatewayPrismaClient } from "./create-database.js";
 import type { DatabaseProvider } from "./database-url.js";
 import type { SqlStatement } from "./statement-runner.js";
 import { type SqlClient, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
 import { timeOrderedId } from "./time-ordered-id.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
-
-/** One gateway call, as produced by `@gateway/pipeline` (see /work/coordination.md). */
-export interface UsageEventRecord {
-  requestId: string;
-  traceId: string | null;
-  occurredAt: Date;
-  organizationId: string | null;
-  projectId: string | null;
-  apiKeyId: string | null;
-  userId: string | null;
-  endpoint: "decisions" | "chat_completions" | "messages" | "count_tokens" | "models" | "playground";
-  requestedModel: string | null;
-  routeId: string | null;
-  provider: string | null;
-  model: string | null;
-  status: number;
-  errorCode: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  costMicros: number;
-  budgetOutcome: string | null;
-  latencyMs: number;
-  timeToFirstByteMs: number | null;
-  clientLabel: string | null;
-  sessionId: string | null;
-  guardrailFlags: string[];
-  content: unknown | null;
-}
 
 /** A stored usage event (the record plus its id). */
 export interface StoredUsageEvent extends UsageEventRecord {
@@ -43,7 +14,7 @@ export interface StoredUsageEvent extends UsageEventRecord {
 /** Options of the batched usage writers. */
 export interface UsageBatchOptions {
   /**
-   * Rows per INSERT statement. Default: 500 on PostgreSQL (one round trip per 500 rows; 27
+   * Rows per INSERT statement. Default: 500 on PostgreSQL (one round trip per 500 rows; 28
    * parameters each, under every driver's limit; at most 1000); 1 on SQLite, where the writer
    * runs in-process and one single-row statement, prepared once and reused, is cheapest.
    */
@@ -59,7 +30,7 @@ const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.
 const EVENT_COLUMNS = [
   "id", "request_id", "trace_id", "occurred_at", "organization_id", "project_id", "api_key_id", "user_id", "endpoint",
   "requested_model", "route_id", "provider", "model", "status", "error_code", "input_tokens", "output_tokens",
-  "cache_read_tokens", "cache_write_tokens", "cost_micros", "budget_outcome", "latency_ms", "time_to_first_byte_ms",
+  "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "cost_micros", "budget_outcome", "latency_ms", "time_to_first_byte_ms",
   "client_label", "session_id", "guardrail_flags", "content",
 ] as const;
 
@@ -82,7 +53,8 @@ function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unkno
     timeOrderedId(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
     event.apiKeyId, event.userId, event.endpoint, event.requestedModel, event.routeId, event.provider, event.model,
     Math.trunc(event.status), event.errorCode, toInteger(event.inputTokens), toInteger(event.outputTokens),
-    toInteger(event.cacheReadTokens), toInteger(event.cacheWriteTokens), provider === "postgresql" ? String(cost) : cost,
+    toInteger(event.cacheReadTokens), toInteger(event.cacheWriteTokens), toInteger(event.reasoningTokens ?? 0),
+    provider === "postgresql" ? String(cost) : cost,
     event.budgetOutcome, toInteger(event.latencyMs), event.timeToFirstByteMs === null ? null : toInteger(event.timeToFirstByteMs),
     event.clientLabel, event.sessionId, JSON.stringify(event.guardrailFlags ?? []), content,
   ];
@@ -251,6 +223,7 @@ export function toUsageEventRecord(row: Awaited<ReturnType<GatewayPrismaClient["
     outputTokens: row.outputTokens,
     cacheReadTokens: row.cacheReadTokens,
     cacheWriteTokens: row.cacheWriteTokens,
+    reasoningTokens: row.reasoningTokens,
     costMicros: Number(row.costMicros),
     budgetOutcome: row.budgetOutcome,
     latencyMs: row.latencyMs,

@@ -96,10 +96,15 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         upstreamModelNames: {},
         prices: { claude: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, maxOutputTokens: 8192, contextWindow: 200000 } },
         enabled: false,
+        defaultMaxTokens: 2048,
       },
       { secretBox },
     );
-    await upsertConnectionByName(db, { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"] }, { secretBox });
+    await upsertConnectionByName(
+      db,
+      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"], logprobs: false, timeouts: { idleMs: 30_000, maxDurationMs: 0 } },
+      { secretBox },
+    );
     await upsertRouteByAlias(db, { organizationId: org.id, alias: "fast", strategy: "priority", targets: [{ model: "a-on/gpt", weight: 1 }], affinity: { enabled: false, ttlSeconds: 90 }, retry: { maxAttempts: 3 } });
     const guardrails = { pii: { email: "redact" }, blocklist: ["secret project"] };
     await createPolicy(db, { organizationId: org.id, scope: "project", scopeId: captured.id, name: "p", allow: ["a-on/*"], deny: ["b-off/*"], guardrails });
@@ -127,7 +132,21 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     expect(keys.find((key) => key.id === forever.apiKey.id)).toMatchObject({ teamId: null, expiresAt: null, createdByUserId: null });
     // Ordered by organization, then name.
     expect(snapshot.connections.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
-      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", headers: {}, models: ["gpt"], upstreamModelNames: {}, enabled: true, prices: {} },
+      {
+        organizationId: org.id,
+        name: "a-on",
+        kind: "openai",
+        baseUrl: "http://127.0.0.1:9/v1",
+        credential: "sk-raw-read",
+        headers: {},
+        models: ["gpt"],
+        upstreamModelNames: {},
+        enabled: true,
+        prices: {},
+        logprobs: false,
+        defaultMaxTokens: null,
+        timeouts: { idleMs: 30_000, maxDurationMs: 0 },
+      },
       {
         organizationId: org.id,
         name: "b-off",
@@ -139,6 +158,9 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         upstreamModelNames: {},
         enabled: false,
         prices: { claude: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, maxOutputTokens: 8192, contextWindow: 200000 } },
+        logprobs: null,
+        defaultMaxTokens: 2048,
+        timeouts: {},
       },
     ]);
     expect(snapshot.routes.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([

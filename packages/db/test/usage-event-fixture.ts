@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { UsageEventRecord } from "../src/index.js";
+import type { UsageEventRecord } from "@gateway/contracts";
 
 /** A complete usage event with plausible values; `overrides` replace fields. */
 export function usageEvent(overrides: Partial<UsageEventRecord> = {}): UsageEventRecord {
@@ -22,6 +22,7 @@ export function usageEvent(overrides: Partial<UsageEventRecord> = {}): UsageEven
     outputTokens: 5,
     cacheReadTokens: 1,
     cacheWriteTokens: 2,
+    reasoningTokens: 0,
     costMicros: 123,
     budgetOutcome: null,
     latencyMs: 42,

@@ -1,80 +1,67 @@
-export type {
-  ControlPlaneSnapshot,
-  ModelPrice,
-  SnapshotApiKey,
-  SnapshotBudget,
-  SnapshotConnection,
-  SnapshotOrganization,
-  SnapshotPolicy,
-  SnapshotProject,
-  SnapshotRateLimit,
-  SnapshotRoute,
-} from "./control-plane-snapshot.js";
-export type { UsageEventRecord, UsageEndpoint } from "./usage-event-record.js";
-export type { ControlPlaneSource } from "./control-plane-source.js";
-export type { UsageSink } from "./usage-sink.js";
-export { compileSnapshot } from "./compile-snapshot.js";
-export type { CompiledSnapshot } from "./compile-snapshot.js";
-export { createSnapshotHolder } from "./snapshot-holder.js";
-export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadReason } from "./snapshot-holder.js";
-export { createUsageQueue } from "./usage-queue.js";
-export type { UsageQueue, UsageQueueSettings } from "./usage-queue.js";
-export { generateRequestId } from "./generate-request-id.js";
-export { readHeader } from "./request-headers.js";
-export type { RequestHeaders } from "./request-headers.js";
-export { createRequestContext, maxTraceIdLength } from "./request-context.js";
-export type { RequestContext, CreateRequestContextOptions } from "./request-context.js";
-export { isValidClientLabel, detectClientLabel, resolveClientLabel } from "./client-label.js";
+export type { ControlPlaneSource } from "./runtime/control-plane-source.js";
+export type { UsageSink } from "./runtime/usage-sink.js";
+export { compileSnapshot } from "./runtime/compile-snapshot.js";
+export type { CompiledSnapshot } from "./runtime/compile-snapshot.js";
+export { createSnapshotHolder } from "./runtime/snapshot-holder.js";
+export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadReason } from "./runtime/snapshot-holder.js";
+export { createUsageQueue } from "./runtime/usage-queue.js";
+export type { UsageQueue, UsageQueueSettings } from "./runtime/usage-queue.js";
+export { generateRequestId } from "./runtime/generate-request-id.js";
+export { readHeader } from "./stages/request-headers.js";
+export type { RequestHeaders } from "./stages/request-headers.js";
+export { createRequestContext, maxTraceIdLength } from "./stages/request-context.js";
+export type { RequestContext, CreateRequestContextOptions } from "./stages/request-context.js";
+export { isValidClientLabel, detectClientLabel, resolveClientLabel } from "./stages/client-label.js";
 export {
   authenticate,
   authenticateSecret,
   hashGatewayApiKey,
   identityForApiKeyId,
   readGatewayApiKey,
-} from "./authenticate.js";
-export type { AuthenticateOptions, CallerIdentity } from "./authenticate.js";
-export { resolveRoute } from "./resolve-route.js";
-export type { ResolveRouteInput, RoutePlan } from "./resolve-route.js";
-export { listAvailableModels } from "./list-available-models.js";
-export type { AvailableModel } from "./list-available-models.js";
-export { admitCall, describeBudgetOutcome } from "./admit-call.js";
-export type { AdmitCallInput } from "./admit-call.js";
-export { settleCall } from "./settle-call.js";
-export type { SettleCallInput } from "./settle-call.js";
-export { applyCallerGuardrails } from "./apply-caller-guardrails.js";
-export { callProvider } from "./call-provider.js";
-export type { CallProviderInput } from "./call-provider.js";
-export { callWithFallback } from "./call-with-fallback.js";
-export type { AttemptFailure, CallWithFallbackOptions } from "./call-with-fallback.js";
-export { runWithDeadline } from "./run-with-deadline.js";
-export type { CallScope } from "./run-with-deadline.js";
-export { settleCost, servedModelOf, priceOfTarget } from "./settle-cost.js";
-export { buildUsageEvent } from "./build-usage-event.js";
-export type { UsageEventInput } from "./build-usage-event.js";
-export { createAdapterRegistry } from "./adapter-registry.js";
-export type { AdapterRegistry } from "./adapter-registry.js";
-export { renderErrorResponse } from "./render-error-response.js";
-export type { ErrorFormat } from "./render-error-response.js";
-export type { PipelineJsonResponse } from "./pipeline-response.js";
-export type { PipelineDependencies } from "./pipeline-dependencies.js";
-export { runDecisionCall } from "./run-decision-call.js";
-export type { DecisionCallInput } from "./run-decision-call.js";
-export { runListModels } from "./run-list-models.js";
-export type { ListModelsInput } from "./run-list-models.js";
-export { createRedisAffinityStore } from "./redis-affinity-store.js";
-export type { RedisAffinityStoreSettings } from "./redis-affinity-store.js";
+} from "./stages/authenticate.js";
+export type { AuthenticateOptions, CallerIdentity } from "./stages/authenticate.js";
+export { resolveRoute } from "./stages/resolve-route.js";
+export type { ResolveRouteInput, RoutePlan } from "./stages/resolve-route.js";
+export { listAvailableModels } from "./stages/list-available-models.js";
+export type { AvailableModel } from "./stages/list-available-models.js";
+export { admitCall, describeBudgetOutcome } from "./stages/admit-call.js";
+export type { AdmitCallInput } from "./stages/admit-call.js";
+export { settleCall } from "./stages/settle-call.js";
+export type { SettleCallInput } from "./stages/settle-call.js";
+export { applyCallerGuardrails } from "./stages/apply-caller-guardrails.js";
+export { callProvider } from "./stages/call-provider.js";
+export type { CallProviderInput } from "./stages/call-provider.js";
+export { callWithFallback } from "./stages/call-with-fallback.js";
+export type { AttemptFailure, CallWithFallbackOptions } from "./stages/call-with-fallback.js";
+export { runWithDeadline } from "./call/run-with-deadline.js";
+export type { CallScope } from "./call/run-with-deadline.js";
+export { settleCost, servedModelOf, priceOfTarget } from "./stages/settle-cost.js";
+export { buildUsageEvent } from "./stages/build-usage-event.js";
+export type { UsageEventInput } from "./stages/build-usage-event.js";
+export { createAdapterRegistry } from "./runtime/adapter-registry.js";
+export type { AdapterRegistry } from "./runtime/adapter-registry.js";
+export { renderErrorResponse } from "./call/render-error-response.js";
+export type { ErrorFormat } from "./call/render-error-response.js";
+export type { PipelineJsonResponse } from "./call/pipeline-response.js";
+export type { PipelineDependencies } from "./call/pipeline-dependencies.js";
+export { runDecisionCall } from "./endpoints/run-decision-call.js";
+export type { DecisionCallInput } from "./endpoints/run-decision-call.js";
+export { runListModels } from "./endpoints/run-list-models.js";
+export type { ListModelsInput } from "./endpoints/run-list-models.js";
+export { createRedisAffinityStore } from "./runtime/redis-affinity-store.js";
+export type { RedisAffinityStoreSettings } from "./runtime/redis-affinity-store.js";
 export {
   announceControlPlaneChange,
   controlPlaneChannelName,
   createControlPlaneChangeChannel,
-} from "./control-plane-change-channel.js";
+} from "./runtime/control-plane-change-channel.js";
 export type {
   AnnounceControlPlaneChangeOptions,
   ControlPlaneChangeChannel,
   ControlPlaneChangeChannelSettings,
-} from "./control-plane-change-channel.js";
-export { createNotificationGate } from "./notification-gate.js";
-export type { NotificationGate, NotificationGateSettings } from "./notification-gate.js";
+} from "./runtime/control-plane-change-channel.js";
+export { createNotificationGate } from "./runtime/notification-gate.js";
+export type { NotificationGate, NotificationGateSettings } from "./runtime/notification-gate.js";
 export { buildOtlpTraceRequest, createSpanId, createTraceId } from "./delivery/build-otlp-trace-request.js";
 export type { ExportSpan } from "./delivery/build-otlp-trace-request.js";
 export { postJson } from "./delivery/post-json.js";
@@ -105,20 +92,20 @@ export type {
   DeliveryTargets,
   DeliveryTelemetryDestination,
 } from "./delivery/create-delivery-dispatcher.js";
-export { runChatCall, runMessagesCall, runChatShapedCall } from "./run-chat-call.js";
-export type { ChatCallInput, ChatCallOptions } from "./run-chat-call.js";
-export { runCountTokensCall, tokenCountSourceHeader, tokenCountAccuracyHeader } from "./run-count-tokens-call.js";
-export type { CountTokensCallInput } from "./run-count-tokens-call.js";
-export type { PipelineStreamResponse, PipelineCallResponse } from "./pipeline-stream-response.js";
-export { parseChatBody } from "./parse-chat-body.js";
-export type { ChatBody, ChatFormat } from "./parse-chat-body.js";
-export { estimateChatAdmission, requestedOutputCap } from "./estimate-chat-admission.js";
-export type { ChatAdmissionEstimate } from "./estimate-chat-admission.js";
-export { createCallLifetime } from "./call-lifetime.js";
-export type { CallLifetime } from "./call-lifetime.js";
-export { relayChatStream, maxCapturedTextCharacters } from "./relay-chat-stream.js";
-export type { RelayChatStreamOptions, StreamOutcome } from "./relay-chat-stream.js";
-export { guardJsonOutput } from "./guard-json-output.js";
-export { renderStreamErrorEvent } from "./render-stream-error-event.js";
-export { createPlaygroundRunner } from "./create-playground-runner.js";
-export type { PlaygroundChatInput, PlaygroundResult, PlaygroundRunner } from "./create-playground-runner.js";
+export { runChatCall, runMessagesCall, runChatShapedCall } from "./endpoints/run-chat-call.js";
+export type { ChatCallInput, ChatCallOptions } from "./endpoints/run-chat-call.js";
+export { runCountTokensCall, tokenCountSourceHeader, tokenCountAccuracyHeader } from "./endpoints/run-count-tokens-call.js";
+export type { CountTokensCallInput } from "./endpoints/run-count-tokens-call.js";
+export type { PipelineStreamResponse, PipelineCallResponse } from "./call/pipeline-stream-response.js";
+export { parseChatBody } from "./endpoints/parse-chat-body.js";
+export type { ChatBody, ChatFormat } from "./endpoints/parse-chat-body.js";
+export { estimateChatAdmission, requestedOutputCap } from "./stages/estimate-chat-admission.js";
+export type { ChatAdmissionEstimate } from "./stages/estimate-chat-admission.js";
+export { createCallLifetime } from "./call/call-lifetime.js";
+export type { CallLifetime } from "./call/call-lifetime.js";
+export { relayChatStream, maxCapturedTextCharacters } from "./call/relay-chat-stream.js";
+export type { RelayChatStreamOptions, StreamOutcome } from "./call/relay-chat-stream.js";
+export { guardJsonOutput } from "./stages/guard-json-output.js";
+export { renderStreamErrorEvent } from "./call/render-stream-error-event.js";
+export { createPlaygroundRunner } from "./endpoints/create-playground-runner.js";
+export type { PlaygroundChatInput, PlaygroundResult, PlaygroundRunner } from "./endpoints/create-playground-runner.js";

@@ -2,8 +2,8 @@ import { GatewayError } from "@gateway/errors";
 import { createMemoryAffinityStore } from "@gateway/policy-engine";
 import type { ProviderTarget } from "@gateway/provider-adapters";
 import { describe, expect, it } from "vitest";
-import { callProvider } from "../src/call-provider.js";
-import type { RoutePlan } from "../src/resolve-route.js";
+import { callProvider } from "../src/stages/call-provider.js";
+import type { RoutePlan } from "../src/stages/resolve-route.js";
 
 const target = (name: string) => ({ connection: { id: name, name }, upstreamModel: "v/m", qualifiedModel: `${name}/v/m` }) as unknown as ProviderTarget;
 const scope = () => ({ signal: new AbortController().signal, deadline: Date.now() + 30_000 });

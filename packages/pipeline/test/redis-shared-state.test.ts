@@ -1,9 +1,9 @@
 import { createAffinityKey, selectTargets } from "@gateway/policy-engine";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createControlPlaneChangeChannel, announceControlPlaneChange } from "../src/control-plane-change-channel.js";
-import { createNotificationGate } from "../src/notification-gate.js";
-import { createRedisAffinityStore } from "../src/redis-affinity-store.js";
+import { createControlPlaneChangeChannel, announceControlPlaneChange } from "../src/runtime/control-plane-change-channel.js";
+import { createNotificationGate } from "../src/runtime/notification-gate.js";
+import { createRedisAffinityStore } from "../src/runtime/redis-affinity-store.js";
 import { connectTestRedis, deleteKeys, randomKeyPrefix, testRedisUrl } from "./redis-test-environment.js";
 
 describe.skipIf(!testRedisUrl)("state shared by gateway instances through Redis", () => {

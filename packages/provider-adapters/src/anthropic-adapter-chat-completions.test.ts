@@ -6,7 +6,7 @@ import { anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
 import { createProviderAdapter } from "./create-provider-adapter.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransport } from "./http-transport.js";
-import type { ProviderResult, SnapshotConnection, SseEvent } from "./provider-adapter.js";
+import type { ProviderResult, AdapterConnection, SseEvent } from "./provider-adapter.js";
 
 // OpenAI chat completions format in, Anthropic Messages API upstream (translated direction).
 
@@ -20,7 +20,7 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function setup(handler: FakeHandler, extra: Partial<SnapshotConnection> = {}) {
+async function setup(handler: FakeHandler, extra: Partial<AdapterConnection> = {}) {
   upstream = await startFakeUpstream(handler);
   transport = createHttpTransport();
   const connection = connectionFor("anthropic", upstream.url, extra);
@@ -154,7 +154,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
         prompt_tokens_details: { cached_tokens: 2000, cache_write_tokens: 300 },
       },
     });
-    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cacheReadTokens: 2000, cacheWriteTokens: 300 });
+    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cacheReadTokens: 2000, cacheWriteTokens: 300, reasoningTokens: 0 });
   });
 
   it("uses the connection's defaultMaxTokens, and the request's max_completion_tokens over it", async () => {
@@ -269,7 +269,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       choices: [],
       usage: { prompt_tokens: 135, completion_tokens: 15, total_tokens: 150, prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 10 } },
     });
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10 });
+    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("without include_usage sends no usage chunk but still reports usage for billing", async () => {
@@ -281,7 +281,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const chunks = chunksOf(await collect(result.events));
     expect(chunks.every((chunk) => chunk.choices.length === 1 && !("usage" in chunk))).toBe(true);
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10 });
+    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("streams parallel tool calls with tool-call indexes, and '{}' for a call without argument fragments", async () => {
@@ -326,7 +326,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     });
     expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content).filter(Boolean)).toEqual(["Checking."]);
     expect(chunks.at(-1).choices[0].finish_reason).toBe("tool_calls");
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 40, cacheReadTokens: 100, cacheWriteTokens: 10 });
+    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 40, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("an in-stream error event ends the output with a final data: {error} and no [DONE]", async () => {
@@ -348,7 +348,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     expect(last.error.message).toContain("Overloaded");
     expect(JSON.parse(events.at(-2)!.data).choices[0].delta.content).toBe("Partial answer");
     // Input as reported by message_start; output at least the streamed text ("Partial answer" = 14 characters / 4).
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 4, cacheReadTokens: 100, cacheWriteTokens: 10 });
+    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 4, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("a connection that drops mid-stream ends with an error chunk, not a thrown error", async () => {
@@ -406,6 +406,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       outputTokens: Math.ceil(longText.length / 4),
       cacheReadTokens: 100,
       cacheWriteTokens: 10,
+      reasoningTokens: 0,
     });
   });
 
@@ -425,6 +426,6 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     controller.abort();
     expect(await rejectionOf(pending)).toMatchObject({ code: "client_cancelled" });
     await closed;
-    expect(result.usage()).toMatchObject({ inputTokens: 25, cacheReadTokens: 100, cacheWriteTokens: 10 });
+    expect(result.usage()).toMatchObject({ inputTokens: 25, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 });

@@ -65,7 +65,7 @@ describe("anthropic adapter: native messages", () => {
     expect(received.headers["x-extra-header"]).toBe("extra-value");
     expect(received.body).toEqual({ ...body, model: "anthropic/claude-test" });
     expect(result).toMatchObject({ kind: "json", status: 200, body: message });
-    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cacheReadTokens: 2000, cacheWriteTokens: 300 });
+    expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cacheReadTokens: 2000, cacheWriteTokens: 300, reasoningTokens: 0 });
   });
 
   it("forwards the caller's anthropic-version and anthropic-beta", async () => {
@@ -99,7 +99,7 @@ describe("anthropic adapter: native messages", () => {
       "message_stop",
     ]);
     expect(events.map((event) => `event: ${event.event}\ndata: ${event.data}\n\n`).join("")).toBe(sseText);
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10 });
+    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("counts tokens natively", async () => {

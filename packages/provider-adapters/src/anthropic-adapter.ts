@@ -1,14 +1,13 @@
+import { normalizeMessagesUsage, type MessagesUsage } from "./usage/messages-usage.js";
 import { createAnthropicStatedAsker } from "./decision/anthropic-decision-calls.js";
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
-import { normalizeAnthropicUsage } from "./normalize-usage.js";
-import type { ForwardableHeaders, NormalizedUsage, ProviderAdapter, SnapshotConnection, SseEvent } from "./provider-adapter.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ForwardableHeaders, ProviderAdapter, AdapterConnection, SseEvent } from "./provider-adapter.js";
 import { emptyUsage } from "./provider-adapter.js";
 import { translateUpstreamStream } from "./translate-upstream-stream.js";
 import {
-  type AnthropicUsage,
   convertAnthropicResponseToChat,
-  convertAnthropicUsage,
   convertChatRequestToAnthropic,
   createAnthropicToChatStream,
   getJsonResponseToolName,
@@ -55,7 +54,7 @@ export const anthropicDefaultMaxTokens = 4096;
  *   caller's `stream_options.include_usage` decides the final usage chunk; an in-stream failure
  *   ends with a final `data: {"error":...}`). `model` in the answer is `target.qualifiedModel`.
  */
-export function createAnthropicAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+export function createAnthropicAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
 
   function headers(callerHeaders?: ForwardableHeaders): Record<string, string> {
@@ -115,7 +114,7 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
           status: response.status,
           body: response.body,
           bodyText: response.text,
-          usage: normalizeAnthropicUsage(response.body.usage),
+          usage: normalizeMessagesUsage(response.body.usage),
         };
       }
       const response = await postStream({
@@ -134,11 +133,11 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
           if (data?.type === "message_start") {
             const message = data.message as Record<string, unknown> | undefined;
             usageFields = { ...usageFields, ...definedFields(message?.usage) };
-            usage = normalizeAnthropicUsage(usageFields);
+            usage = normalizeMessagesUsage(usageFields);
           } else if (data?.type === "message_delta") {
             // `message_delta.usage` is cumulative; fields it omits keep their earlier values.
             usageFields = { ...usageFields, ...definedFields(data.usage) };
-            usage = normalizeAnthropicUsage(usageFields);
+            usage = normalizeMessagesUsage(usageFields);
           }
           yield event;
         }
@@ -177,7 +176,7 @@ export function createAnthropicAdapter(connection: SnapshotConnection, dependenc
           kind: "json",
           status: response.status,
           body: completion,
-          usage: convertAnthropicUsage(response.body.usage as AnthropicUsage | undefined),
+          usage: normalizeMessagesUsage(response.body.usage as MessagesUsage | undefined),
         };
       }
       const response = await postStream({

@@ -4,9 +4,9 @@ import { callContext, collect } from "../test/fake-upstream.js";
 import { createProviderAdapter } from "./create-provider-adapter.js";
 import type { DecisionRequest } from "./decision/decision-contract.js";
 import { createHttpTransport } from "./http-transport.js";
-import type { ProviderTarget, SnapshotConnection } from "./provider-adapter.js";
+import type { ProviderTarget, AdapterConnection } from "./provider-adapter.js";
 
-const connection: SnapshotConnection = { id: "demo", name: "demo", kind: "demo", baseUrl: null, credential: null, headers: {} };
+const connection: AdapterConnection = { id: "demo", name: "demo", kind: "demo", baseUrl: null, credential: null, headers: {} };
 const target: ProviderTarget = { connection, upstreamModel: "demo/echo", qualifiedModel: "demo/demo/echo" };
 const adapter = createProviderAdapter(connection, { transport: createHttpTransport() });
 

@@ -1,19 +1,14 @@
+import { renderDecisionUsage } from "./usage/decision-usage.js";
+import { renderMessagesUsage } from "./usage/messages-usage.js";
+import { renderChatUsage } from "./usage/chat-usage.js";
 import { createHash } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import type { DecisionResponse } from "./decision/decision-contract.js";
 import { buildDecisionAnswer } from "./decision/build-decision-answer.js";
 import { decisionOptions } from "./decision/decision-options.js";
-import { renderDecisionUsage } from "./normalize-usage.js";
-import { renderAnthropicUsage, renderChatUsage } from "./translation/render-usage.js";
 import { addUsage, emptyUsage } from "./provider-adapter.js";
-import type {
-  NormalizedUsage,
-  ProviderAdapter,
-  ProviderCallContext,
-  ProviderResult,
-  ProviderTarget,
-  SseEvent,
-} from "./provider-adapter.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget, SseEvent } from "./provider-adapter.js";
 
 /** Header (and response flag) set on every demo answer. */
 export const demoHeaderName = "x-gateway-demo";
@@ -66,6 +61,7 @@ export function createDemoAdapter(): ProviderAdapter {
         outputTokens: Object.keys(request.questions).length,
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
+        reasoningTokens: 0,
       };
       const response: DecisionResponse = {
         answers,
@@ -141,7 +137,7 @@ export function createDemoAdapter(): ProviderAdapter {
       };
       const id = `msg_demo_${fingerprint}`;
       const model = target.qualifiedModel;
-      const anthropicUsage = renderAnthropicUsage(usage);
+      const anthropicUsage = renderMessagesUsage(usage);
       if (body.stream !== true) {
         return {
           kind: "json",

@@ -1,9 +1,8 @@
 export type {
   ProviderKind,
-  SnapshotConnection,
+  AdapterConnection,
   ProviderCallContext,
   ProviderTarget,
-  NormalizedUsage,
   SseEvent,
   ProviderResult,
   ProviderCapabilities,
@@ -34,7 +33,12 @@ export {
 } from "./anthropic-adapter.js";
 export { createSystemOneAdapter } from "./systemone-adapter.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
-export { normalizeOpenAiUsage, normalizeAnthropicUsage, normalizeDecisionUsage, renderDecisionUsage } from "./normalize-usage.js";
+export { normalizeChatUsage, renderChatUsage } from "./usage/chat-usage.js";
+export type { ChatUsage } from "./usage/chat-usage.js";
+export { normalizeMessagesUsage, renderMessagesUsage } from "./usage/messages-usage.js";
+export type { MessagesUsage } from "./usage/messages-usage.js";
+export { normalizeDecisionUsage, renderDecisionUsage } from "./usage/decision-usage.js";
+export type { DecisionUsage } from "./usage/decision-usage.js";
 export { mergeLabelLogprobs } from "./decision/merge-label-logprobs.js";
 export type { TokenLogprob } from "./decision/merge-label-logprobs.js";
 export {

@@ -133,7 +133,7 @@ describe("openai adapter: Anthropic messages, translated (JSON)", () => {
         usage: { input_tokens: 20, cache_read_input_tokens: 100, cache_creation_input_tokens: 0, output_tokens: 7 },
       },
     });
-    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("translates tools and parallel tool calls (one without arguments) both ways", async () => {
@@ -242,7 +242,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       delta: { stop_reason: "end_turn", stop_sequence: null },
       usage: { input_tokens: 30, cache_read_input_tokens: 100, cache_creation_input_tokens: 0, output_tokens: 9 },
     });
-    expect(result.usage()).toEqual({ inputTokens: 30, outputTokens: 9, cacheReadTokens: 100, cacheWriteTokens: 0 });
+    expect(result.usage()).toEqual({ inputTokens: 30, outputTokens: 9, cacheReadTokens: 100, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("streams parallel tool calls as tool_use blocks, one without argument fragments", async () => {
@@ -341,6 +341,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       outputTokens: Math.ceil(text.length / 4),
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
+      reasoningTokens: 0,
     });
   });
 

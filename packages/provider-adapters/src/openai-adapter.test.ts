@@ -74,7 +74,7 @@ describe("openai adapter: native chat completions", () => {
     expect(received.body).toEqual({ ...body, model: "openai/gpt-test" });
     expect(result).toMatchObject({ kind: "json", status: 200, body: completion });
     // cached tokens are cache reads and are not counted again as input
-    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 20, outputTokens: 7, cacheReadTokens: 100, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("streams SSE events as they arrive; forces include_usage upstream and strips the usage chunk the caller did not ask for", async () => {
@@ -89,7 +89,7 @@ describe("openai adapter: native chat completions", () => {
     expect(chunks).toHaveLength(3);
     expect(chunks.every((item) => item.choices.length === 1)).toBe(true);
     expect(chunks[1].choices[0].delta.content).toBe("Hi");
-    expect(result.usage()).toEqual({ inputTokens: 30, outputTokens: 2, cacheReadTokens: 20, cacheWriteTokens: 0 });
+    expect(result.usage()).toEqual({ inputTokens: 30, outputTokens: 2, cacheReadTokens: 20, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("keeps the usage chunk when the caller asked for it, and the caller's other stream options", async () => {
@@ -105,7 +105,7 @@ describe("openai adapter: native chat completions", () => {
     const usageChunk = JSON.parse(events.at(-2)!.data);
     expect(usageChunk.choices).toEqual([]);
     expect(usageChunk.usage.prompt_tokens).toBe(50);
-    expect(result.usage()).toEqual({ inputTokens: 30, outputTokens: 2, cacheReadTokens: 20, cacheWriteTokens: 0 });
+    expect(result.usage()).toEqual({ inputTokens: 30, outputTokens: 2, cacheReadTokens: 20, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("yields the first event before the upstream stream has ended", async () => {

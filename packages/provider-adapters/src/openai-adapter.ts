@@ -1,15 +1,14 @@
+import { normalizeChatUsage, type ChatUsage } from "./usage/chat-usage.js";
 import { GatewayError } from "@gateway/errors";
 import { createOpenAiLabelAsker, createOpenAiStatedAsker } from "./decision/openai-decision-calls.js";
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { HttpTransport } from "./http-transport.js";
-import { normalizeOpenAiUsage } from "./normalize-usage.js";
-import type { NormalizedUsage, ProviderAdapter, SnapshotConnection, SseEvent } from "./provider-adapter.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ProviderAdapter, AdapterConnection, SseEvent } from "./provider-adapter.js";
 import { emptyUsage } from "./provider-adapter.js";
 import { translateUpstreamStream } from "./translate-upstream-stream.js";
 import {
-  type ChatUsage,
   convertChatResponseToAnthropic,
-  convertChatUsage,
   convertMessagesRequestToChat,
   countTokensLocally,
   createChatToAnthropicStream,
@@ -55,7 +54,7 @@ export interface ProviderAdapterDependencies {
  *   (an in-stream failure ends with `event: error`). `model` in the answer is
  *   `target.qualifiedModel`.
  */
-export function createOpenAiAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+export function createOpenAiAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
   const useLogprobs = connection.logprobs !== false;
 
@@ -102,7 +101,7 @@ export function createOpenAiAdapter(connection: SnapshotConnection, dependencies
           status: response.status,
           body: response.body,
           bodyText: response.text,
-          usage: normalizeOpenAiUsage(response.body.usage),
+          usage: normalizeChatUsage(response.body.usage),
         };
       }
       const callerStreamOptions =
@@ -125,7 +124,7 @@ export function createOpenAiAdapter(connection: SnapshotConnection, dependencies
           if (event.data !== "[DONE]") {
             const chunk = tryParseJson(event.data) as Record<string, unknown> | undefined;
             if (chunk !== undefined && typeof chunk.usage === "object" && chunk.usage !== null) {
-              usage = normalizeOpenAiUsage(chunk.usage);
+              usage = normalizeChatUsage(chunk.usage);
               const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0;
               if (usageOnly && !callerWantsUsage) continue;
             }
@@ -147,7 +146,7 @@ export function createOpenAiAdapter(connection: SnapshotConnection, dependencies
           kind: "json",
           status: response.status,
           body: message,
-          usage: convertChatUsage(response.body.usage as ChatUsage | undefined),
+          usage: normalizeChatUsage(response.body.usage as ChatUsage | undefined),
         };
       }
       // Usage arrives only in the final chunk, and only when asked for: always ask (billing).

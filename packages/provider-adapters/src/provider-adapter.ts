@@ -1,39 +1,16 @@
+import type { ConnectionKind, NormalizedUsage, SnapshotConnection } from "@gateway/contracts";
 import type { DecisionRequest, DecisionResponse } from "./decision/decision-contract.js";
 
 /** The kinds of provider connection the gateway can talk to. */
-export type ProviderKind = "openai" | "anthropic" | "systemone" | "demo";
+export type ProviderKind = ConnectionKind;
 
 /**
- * A provider connection as the control-plane snapshot holds it (plain data, credential
- * decrypted in memory). Structurally a subset of the pipeline's snapshot connection, so the
- * snapshot's objects can be passed as they are.
+ * What an adapter reads of a connection: the snapshot connection's identity and upstream
+ * settings (the snapshot's own objects can be passed as they are; tests may leave the
+ * optional settings out).
  */
-export interface SnapshotConnection {
-  id: string;
-  name: string;
-  kind: ProviderKind;
-  /** Base URL of the upstream API (`https://api.openai.com/v1`, `https://api.anthropic.com`). Ignored by `demo`. */
-  baseUrl: string | null;
-  /** API key sent upstream; never logged nor rendered in errors. */
-  credential: string | null;
-  /** Extra headers sent upstream on every call of this connection. */
-  headers: Record<string, string>;
-  models?: string[];
-  upstreamModelNames?: Record<string, string>;
-  enabled?: boolean;
-  /**
-   * For `openai` connections: `false` when the upstream rejects `logprobs` (reasoning models,
-   * some compatible servers); decisions then use stated probabilities (JSON schema output).
-   * Absent or `true`: decisions use measured log-probabilities.
-   */
-  logprobs?: boolean;
-  /**
-   * For `anthropic` connections: `max_tokens` sent when an OpenAI-format request (translated
-   * to Anthropic) has neither `max_completion_tokens` nor `max_tokens`. Absent (or not a
-   * positive integer): `anthropicDefaultMaxTokens` (4096).
-   */
-  defaultMaxTokens?: number;
-}
+export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" | "baseUrl" | "credential" | "headers"> &
+  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts">>;
 
 /** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
 export interface ProviderCallContext {
@@ -46,19 +23,11 @@ export interface ProviderCallContext {
 
 /** Which connection to call and which model name to ask it for. */
 export interface ProviderTarget {
-  connection: SnapshotConnection;
+  connection: AdapterConnection;
   /** The model name sent upstream (`<vendor>/<model>` or the connection's override). */
   upstreamModel: string;
   /** `<provider>/<vendor>/<model>` as the gateway knows it. */
   qualifiedModel: string;
-}
-
-/** Token usage of one provider call. `inputTokens` EXCLUDES cache read/write tokens. */
-export interface NormalizedUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
 }
 
 /** One server-sent event. */
@@ -153,7 +122,7 @@ export interface TokenCount {
 
 /** Usage with every count at zero. */
 export function emptyUsage(): NormalizedUsage {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 }
 
 /** Sums usages field by field. */
@@ -164,6 +133,7 @@ export function addUsage(...usages: NormalizedUsage[]): NormalizedUsage {
     total.outputTokens += usage.outputTokens;
     total.cacheReadTokens += usage.cacheReadTokens;
     total.cacheWriteTokens += usage.cacheWriteTokens;
+    total.reasoningTokens += usage.reasoningTokens;
   }
   return total;
 }

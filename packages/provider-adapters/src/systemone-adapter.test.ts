@@ -55,7 +55,7 @@ describe("systemone adapter: native decisions", () => {
     expect(sent.headers["x-extra-header"]).toBe("extra-value");
     expect(sent.body).toEqual({ ...decisionRequest, model: "acme/judge-1" });
     expect(result.response).toEqual(goodAnswer);
-    expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 4, cacheReadTokens: 150, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 4, cacheReadTokens: 150, cacheWriteTokens: 0, reasoningTokens: 0 });
     expect(adapter.capabilities.decisions).toBe("native");
   });
 

@@ -1,9 +1,9 @@
+import { normalizeDecisionUsage } from "./usage/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
 import { GatewayError, ProviderPassthroughError } from "@gateway/errors";
 import { mapUpstreamError } from "./map-upstream-error.js";
-import { normalizeDecisionUsage } from "./normalize-usage.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
-import type { ProviderAdapter, SnapshotConnection } from "./provider-adapter.js";
+import type { ProviderAdapter, AdapterConnection } from "./provider-adapter.js";
 import { baseUrlOf, joinUrl, lowerCaseKeys } from "./upstream-call.js";
 
 /**
@@ -15,7 +15,7 @@ import { baseUrlOf, joinUrl, lowerCaseKeys } from "./upstream-call.js";
  * answers are checked with `checkDecisionResponse` (malformed: 502 `upstream_error`).
  * Chat, messages and token counting are not offered (`unsupported_feature`).
  */
-export function createSystemOneAdapter(connection: SnapshotConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+export function createSystemOneAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
   const unsupported = async (): Promise<never> => {
     throw new GatewayError("unsupported_feature", {

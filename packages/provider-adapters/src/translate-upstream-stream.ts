@@ -1,6 +1,10 @@
 import { GatewayError } from "@gateway/errors";
-import type { NormalizedUsage, SseEvent } from "./provider-adapter.js";
-import type { SseEventController, SseEventTransformer } from "./translation/index.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { SseEvent } from "./provider-adapter.js";
+import type {
+  SseEventController,
+  SseEventTransformer,
+} from "./translation/index.js";
 import { tryParseJson } from "./upstream-call.js";
 
 /** Characters per token assumed by the partial-usage estimate (OpenAI's rule of thumb for English text). */

@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { HttpJsonResponse, HttpStreamResponse, HttpTransport } from "./http-transport.js";
 import { mapUpstreamError } from "./map-upstream-error.js";
-import type { ProviderCallContext, SnapshotConnection } from "./provider-adapter.js";
+import type { ProviderCallContext, AdapterConnection } from "./provider-adapter.js";
 
 /** Joins a connection base URL and an API path (`https://x/v1` + `/chat/completions`). */
 export function joinUrl(baseUrl: string, path: string): string {
@@ -9,7 +9,7 @@ export function joinUrl(baseUrl: string, path: string): string {
 }
 
 /** The connection's base URL, or the kind's default; a missing one fails with 502 (not retryable). */
-export function baseUrlOf(connection: SnapshotConnection, fallback?: string): string {
+export function baseUrlOf(connection: AdapterConnection, fallback?: string): string {
   const baseUrl = connection.baseUrl ?? fallback;
   if (baseUrl === undefined || baseUrl === "") {
     throw new GatewayError("upstream_error", {
@@ -23,7 +23,7 @@ export function baseUrlOf(connection: SnapshotConnection, fallback?: string): st
 /** Options of {@link postJson} and {@link postStream}. */
 export interface UpstreamCallOptions {
   transport: HttpTransport;
-  connection: SnapshotConnection;
+  connection: AdapterConnection;
   url: string;
   headers: Record<string, string>;
   body: unknown;

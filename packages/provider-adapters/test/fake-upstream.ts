@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import type { ProviderCallContext, ProviderTarget, SnapshotConnection } from "../src/index.js";
+import type { ProviderCallContext, ProviderTarget, AdapterConnection } from "../src/index.js";
 
 /** A request as the fake upstream received it. */
 export interface RecordedRequest {
@@ -104,7 +104,7 @@ export function callContext(options: { timeoutMs?: number; signal?: AbortSignal 
 }
 
 /** A connection of the given kind pointing at a fake upstream. */
-export function connectionFor(kind: SnapshotConnection["kind"], baseUrl: string, extra: Partial<SnapshotConnection> = {}): SnapshotConnection {
+export function connectionFor(kind: AdapterConnection["kind"], baseUrl: string, extra: Partial<AdapterConnection> = {}): AdapterConnection {
   return {
     id: `conn_${kind}`,
     name: `${kind}-test`,
@@ -117,7 +117,7 @@ export function connectionFor(kind: SnapshotConnection["kind"], baseUrl: string,
 }
 
 /** A target for a connection. */
-export function targetFor(connection: SnapshotConnection, upstreamModel = "vendor/model-1"): ProviderTarget {
+export function targetFor(connection: AdapterConnection, upstreamModel = "vendor/model-1"): ProviderTarget {
   return { connection, upstreamModel, qualifiedModel: `${connection.name}/${upstreamModel}` };
 }
 

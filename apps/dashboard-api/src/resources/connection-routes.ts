@@ -1,12 +1,15 @@
+import type { ModelPrice } from "@gateway/contracts";
+import type { ConnectionTimeouts } from "@gateway/contracts";
 import {
+  type ConnectionRecord,
+  connectionDefaultMaxTokensSchema,
+  connectionTimeoutsSchema,
   createConnection,
   deleteConnection,
   getConnection,
   getConnectionCredential,
   listConnections,
   updateConnection,
-  type ConnectionRecord,
-  type ModelPrice,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
@@ -33,6 +36,37 @@ const priceSchema = z.object({
   max_output_tokens: z.number().int().positive().optional(),
   context_window: z.number().int().positive().optional(),
 });
+/** The stored timeouts' bounds (shared with the configuration file), under the API's snake_case names. */
+const timeoutFields = {
+  connect_ms: connectionTimeoutsSchema.shape.connectMs.describe("TCP/TLS connect timeout"),
+  total_ms: connectionTimeoutsSchema.shape.totalMs.describe("JSON calls: the whole upstream call"),
+  first_byte_ms: connectionTimeoutsSchema.shape.firstByteMs.describe("Streams: until the first event"),
+  idle_ms: connectionTimeoutsSchema.shape.idleMs.describe("Streams: longest silence between events"),
+  max_duration_ms: connectionTimeoutsSchema.shape.maxDurationMs.describe("Streams: longest whole stream (0: no limit)"),
+} as const;
+const timeoutsSchema = z
+  .strictObject(timeoutFields)
+  .describe("Upstream timeouts in milliseconds; a field left out takes the gateway's global setting");
+const timeoutNames = { connect_ms: "connectMs", total_ms: "totalMs", first_byte_ms: "firstByteMs", idle_ms: "idleMs", max_duration_ms: "maxDurationMs" } as const;
+
+function presentTimeouts(timeouts: ConnectionTimeouts): z.infer<typeof timeoutsSchema> {
+  const result: z.infer<typeof timeoutsSchema> = {};
+  for (const [apiName, storedName] of Object.entries(timeoutNames) as [keyof typeof timeoutNames, keyof ConnectionTimeouts][]) {
+    const value = timeouts[storedName];
+    if (value !== undefined) result[apiName] = value;
+  }
+  return result;
+}
+
+function storeTimeouts(timeouts: z.infer<typeof timeoutsSchema>): ConnectionTimeouts {
+  const result: ConnectionTimeouts = {};
+  for (const [apiName, storedName] of Object.entries(timeoutNames) as [keyof typeof timeoutNames, keyof ConnectionTimeouts][]) {
+    const value = timeouts[apiName];
+    if (value !== undefined) result[storedName] = value;
+  }
+  return result;
+}
+
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, "a header name");
 const connectionName = z
   .string()
@@ -50,6 +84,9 @@ export const connectionSchema = z.object({
   upstream_model_names: z.record(z.string(), z.string()),
   prices: z.record(z.string(), priceSchema),
   enabled: z.boolean(),
+  logprobs: z.boolean().nullable().describe("openai: false when the upstream rejects logprobs (decisions use stated probabilities); null: measured"),
+  default_max_tokens: z.number().int().nullable().describe("anthropic: max_tokens for translated requests without an output cap; null: 4096"),
+  timeouts: timeoutsSchema,
   created_at: timestamp,
   updated_at: timestamp,
   object: z.literal("connection"),
@@ -108,6 +145,9 @@ export function presentConnection(row: ConnectionRecord): z.infer<typeof connect
     upstream_model_names: row.upstreamModelNames,
     prices: presentPrices(row.prices),
     enabled: row.enabled,
+    logprobs: row.logprobs,
+    default_max_tokens: row.defaultMaxTokens,
+    timeouts: presentTimeouts(row.timeouts),
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "connection",
@@ -125,6 +165,9 @@ const createBody = z.object({
   upstream_model_names: z.record(modelId, z.string().min(1).max(200)).default({}),
   prices: z.record(modelId, priceSchema).default({}),
   enabled: z.boolean().default(true),
+  logprobs: z.boolean().nullable().default(null),
+  default_max_tokens: connectionDefaultMaxTokensSchema.nullable().default(null),
+  timeouts: timeoutsSchema.default({}),
 });
 const updateBody = z
   .object({
@@ -136,6 +179,9 @@ const updateBody = z
     upstream_model_names: z.record(modelId, z.string().min(1).max(200)),
     prices: z.record(modelId, priceSchema),
     enabled: z.boolean(),
+    logprobs: z.boolean().nullable(),
+    default_max_tokens: connectionDefaultMaxTokensSchema.nullable(),
+    timeouts: timeoutsSchema.describe("Replaces the stored timeouts; {} returns every one to the global setting"),
   })
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
@@ -176,6 +222,9 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
                 upstreamModelNames: body.upstream_model_names,
                 prices: storePrices(body.prices),
                 enabled: body.enabled,
+                logprobs: body.logprobs,
+                defaultMaxTokens: body.default_max_tokens,
+                timeouts: storeTimeouts(body.timeouts),
               },
               secretBox,
             ),
@@ -242,6 +291,9 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
                 ...(body.upstream_model_names !== undefined ? { upstreamModelNames: body.upstream_model_names } : {}),
                 ...(body.prices !== undefined ? { prices: storePrices(body.prices) } : {}),
                 ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+                ...(body.logprobs !== undefined ? { logprobs: body.logprobs } : {}),
+                ...(body.default_max_tokens !== undefined ? { defaultMaxTokens: body.default_max_tokens } : {}),
+                ...(body.timeouts !== undefined ? { timeouts: storeTimeouts(body.timeouts) } : {}),
               },
               secretBox,
             ),

@@ -1,4 +1,4 @@
-import { isApiKeyFormat } from "@gateway/db/data-plane";
+import { connectionDefaultMaxTokensSchema, connectionTimeoutsSchema, isApiKeyFormat } from "@gateway/db/data-plane";
 import { z } from "zod";
 
 const name = z.string().trim().min(1).max(200);
@@ -57,6 +57,12 @@ const connection = z.strictObject({
   upstreamModelNames: z.record(z.string(), z.string()).default({}),
   enabled: z.boolean().default(true),
   prices: z.record(z.string(), modelPrice).default({}),
+  /** `openai`: false when the upstream rejects `logprobs` (decisions then use stated probabilities). */
+  logprobs: z.boolean().optional(),
+  /** `anthropic`: `max_tokens` for translated requests that set no output cap (default 4096). */
+  defaultMaxTokens: connectionDefaultMaxTokensSchema.optional(),
+  /** Upstream timeouts in ms (connectMs, totalMs, firstByteMs, idleMs, maxDurationMs); unset: global settings. */
+  timeouts: connectionTimeoutsSchema.default({}),
 });
 
 const route = z.strictObject({

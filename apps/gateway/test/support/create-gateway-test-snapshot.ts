@@ -1,5 +1,6 @@
+import type { ControlPlaneSnapshot, SnapshotConnection } from "@gateway/contracts";
 import { createHash } from "node:crypto";
-import type { ControlPlaneSnapshot, SnapshotConnection } from "@gateway/pipeline";
+
 
 /** The secret of the test key (project `prj_main`). */
 export const testApiKey = "gak_test_main_0123456789abcdefgh";
@@ -32,6 +33,9 @@ export function createGatewayTestSnapshot(
     upstreamModelNames: {},
     enabled: true,
     prices: {},
+    logprobs: null,
+    defaultMaxTokens: null,
+    timeouts: {},
     ...fields,
   });
   return {

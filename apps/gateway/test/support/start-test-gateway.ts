@@ -1,5 +1,6 @@
+import type { ControlPlaneSnapshot, UsageEventRecord } from "@gateway/contracts";
 import type { AddressInfo } from "node:net";
-import type { ControlPlaneSnapshot, UsageEventRecord } from "@gateway/pipeline";
+
 import { vi } from "vitest";
 import { type GatewayRuntime, createGatewayRuntime } from "../../src/create-gateway-runtime.js";
 import type { GatewaySettings } from "../../src/gateway-settings.js";

@@ -1,5 +1,5 @@
-import type { ControlPlaneSnapshot } from "../control-plane-snapshot.js";
-import { hashGatewayApiKey } from "../authenticate.js";
+import type { ControlPlaneSnapshot } from "@gateway/contracts";
+import { hashGatewayApiKey } from "../stages/authenticate.js";
 
 /** A small snapshot for unit tests: one organization, one project, one key, a demo connection. */
 export function createTestSnapshot(overrides: Partial<ControlPlaneSnapshot> = {}): ControlPlaneSnapshot {
@@ -32,6 +32,9 @@ export function createTestSnapshot(overrides: Partial<ControlPlaneSnapshot> = {}
         upstreamModelNames: {},
         enabled: true,
         prices: {},
+        logprobs: null,
+        defaultMaxTokens: null,
+        timeouts: {},
       },
     ],
     routes: [],

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { UsageEventRecord } from "../usage-event-record.js";
+import type { UsageEventRecord } from "@gateway/contracts";
 import { type DeliveryTargets, createDeliveryDispatcher } from "./create-delivery-dispatcher.js";
 import { createBudgetThresholdEvent } from "./limit-notification-events.js";
 import { verifyWebhookSignature } from "./sign-webhook-payload.js";
@@ -54,6 +54,7 @@ function usageEvent(overrides: Partial<UsageEventRecord> = {}): UsageEventRecord
     outputTokens: 30,
     cacheReadTokens: 64,
     cacheWriteTokens: 0,
+    reasoningTokens: 0,
     costMicros: 42,
     budgetOutcome: "reserved",
     latencyMs: 250,

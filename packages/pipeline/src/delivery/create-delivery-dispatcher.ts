@@ -1,4 +1,4 @@
-import type { UsageEventRecord } from "../usage-event-record.js";
+import type { UsageEventRecord } from "@gateway/contracts";
 import type { ExportSpan } from "./build-otlp-trace-request.js";
 import { type NotificationChannelConfig, type NotificationEvent, type NotificationMailer, deliverNotification } from "./deliver-notification.js";
 import { type TelemetryDestinationConfig, deliverTelemetry } from "./deliver-telemetry.js";

@@ -1,4 +1,4 @@
-import type { UsageEventRecord } from "../usage-event-record.js";
+import type { UsageEventRecord } from "@gateway/contracts";
 import { type ExportSpan, createSpanId, createTraceId } from "./build-otlp-trace-request.js";
 
 const traceIdPattern = /^[0-9a-f]{32}$/;

@@ -1,4 +1,4 @@
-import { normalizeAnthropicUsage } from "../normalize-usage.js";
+import { normalizeMessagesUsage } from "../usage/messages-usage.js";
 import { malformedAnswer, postJson } from "../upstream-call.js";
 import type { DecisionAsker, DecisionCall } from "./decision-asker.js";
 import { parseStatedProbabilities, probabilitiesJsonSchema } from "./stated-probabilities.js";
@@ -38,7 +38,7 @@ export function createAnthropicStatedAsker(call: DecisionCall): DecisionAsker {
           tool_choice: { type: "tool", name: probabilityToolName },
         },
       });
-      const usage = normalizeAnthropicUsage(response.body.usage);
+      const usage = normalizeMessagesUsage(response.body.usage);
       if (response.body.stop_reason === "refusal") return { kind: "refusal", usage };
       const content = Array.isArray(response.body.content) ? (response.body.content as Record<string, unknown>[]) : [];
       const toolUse = content.find((block) => block?.type === "tool_use" && block.name === probabilityToolName);

@@ -73,7 +73,7 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
     expect(answer.probabilities["2"]).toBeCloseTo(0.625, 12);
     expect(answer.score).toBeCloseTo(0.25 + 1.25, 12);
     expect(answer.probability_source).toBe("stated");
-    expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 20, cacheReadTokens: 30, cacheWriteTokens: 5 });
+    expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 20, cacheReadTokens: 30, cacheWriteTokens: 5, reasoningTokens: 0 });
     expect(result.response.usage).toMatchObject({ input_tokens: 85, output_tokens: 20, total_tokens: 105 });
   });
 

@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import { addUsage } from "../provider-adapter.js";
-import type { NormalizedUsage, ProviderCallContext } from "../provider-adapter.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ProviderCallContext } from "../provider-adapter.js";
 import { buildDecisionAnswer } from "./build-decision-answer.js";
 import type { DecisionAnswer, DecisionQuestion } from "./decision-contract.js";
 import type { AskOutcome, DecisionAsker } from "./decision-asker.js";

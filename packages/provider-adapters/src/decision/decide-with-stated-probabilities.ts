@@ -1,4 +1,5 @@
-import type { NormalizedUsage, ProviderCallContext } from "../provider-adapter.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ProviderCallContext } from "../provider-adapter.js";
 import { buildDecisionAnswer } from "./build-decision-answer.js";
 import type { DecisionAnswer, DecisionQuestion } from "./decision-contract.js";
 import type { DecisionAsker } from "./decision-asker.js";

@@ -1,6 +1,7 @@
 import type { HttpTransport } from "../http-transport.js";
-import type { SnapshotConnection } from "../provider-adapter.js";
-import type { NormalizedUsage, ProviderCallContext } from "../provider-adapter.js";
+import type { AdapterConnection } from "../provider-adapter.js";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ProviderCallContext } from "../provider-adapter.js";
 import type { DecisionPrompt } from "./decision-prompt.js";
 
 /** What one provider call made for a decision yielded. */
@@ -29,7 +30,7 @@ export type DecisionAsker =
 /** Where and how a decision asker calls its provider's chat endpoint. */
 export interface DecisionCall {
   transport: HttpTransport;
-  connection: SnapshotConnection;
+  connection: AdapterConnection;
   /** The chat endpoint: `{baseUrl}/chat/completions` (OpenAI-compatible) or `{baseUrl}/v1/messages` (Anthropic). */
   url: string;
   headers: Record<string, string>;

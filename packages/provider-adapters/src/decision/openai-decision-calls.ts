@@ -1,4 +1,4 @@
-import { normalizeOpenAiUsage } from "../normalize-usage.js";
+import { normalizeChatUsage } from "../usage/chat-usage.js";
 import { malformedAnswer, postJson } from "../upstream-call.js";
 import type { AskOutcome, DecisionAsker, DecisionCall } from "./decision-asker.js";
 import { mergeLabelLogprobs } from "./merge-label-logprobs.js";
@@ -33,7 +33,7 @@ export function createOpenAiLabelAsker(call: DecisionCall): DecisionAsker {
           n: 1,
         },
       });
-      const usage = normalizeOpenAiUsage(response.body.usage);
+      const usage = normalizeChatUsage(response.body.usage);
       const choice = firstChoice(response.body, call.connection.name);
       if (isRefusal(choice)) return { kind: "refusal", usage };
       const first = (choice.logprobs as { content?: unknown } | null | undefined)?.content;
@@ -75,7 +75,7 @@ export function createOpenAiStatedAsker(call: DecisionCall): DecisionAsker {
           },
         },
       });
-      const usage = normalizeOpenAiUsage(response.body.usage);
+      const usage = normalizeChatUsage(response.body.usage);
       const choice = firstChoice(response.body, call.connection.name);
       if (isRefusal(choice)) return { kind: "refusal", usage };
       const content = (choice.message as { content?: unknown } | undefined)?.content;

@@ -6,7 +6,7 @@ import type { FakeHandler, FakeUpstream, RecordedRequest } from "../../test/fake
 import { createProviderAdapter } from "../create-provider-adapter.js";
 import { createHttpTransport } from "../http-transport.js";
 import type { HttpTransport } from "../http-transport.js";
-import type { SnapshotConnection } from "../provider-adapter.js";
+import type { AdapterConnection } from "../provider-adapter.js";
 import type { DecisionRequest } from "./decision-contract.js";
 
 let upstream: FakeUpstream | undefined;
@@ -19,7 +19,7 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function setup(handler: FakeHandler, extra: Partial<SnapshotConnection> = {}) {
+async function setup(handler: FakeHandler, extra: Partial<AdapterConnection> = {}) {
   upstream = await startFakeUpstream(handler);
   transport = createHttpTransport();
   const connection = connectionFor("openai", `${upstream.url}/v1`, extra);
@@ -68,7 +68,7 @@ describe("openai adapter: decisions from logprobs", () => {
     expect(Math.abs(answer.noul - 0.73)).toBeLessThan(1e-9);
     expect(answer.probability_source).toBe("logprobs");
     expect(result.response.model).toBe("openai-test/openai/gpt-test");
-    expect(result.usage).toEqual({ inputTokens: 60, outputTokens: 1, cacheReadTokens: 40, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 60, outputTokens: 1, cacheReadTokens: 40, cacheWriteTokens: 0, reasoningTokens: 0 });
     expect(result.response.usage).toMatchObject({ input_tokens: 100, output_tokens: 1, total_tokens: 101 });
   });
 
@@ -204,7 +204,7 @@ describe("openai adapter: decisions from logprobs", () => {
     );
     expect(maxInFlight).toBe(3);
     expect(Object.keys(result.response.answers)).toEqual(["one", "two", "three"]);
-    expect(result.usage).toEqual({ inputTokens: 180, outputTokens: 3, cacheReadTokens: 120, cacheWriteTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 180, outputTokens: 3, cacheReadTokens: 120, cacheWriteTokens: 0, reasoningTokens: 0 });
     expect(result.response.usage).toMatchObject({ input_tokens: 300, output_tokens: 3, total_tokens: 303 });
     expectClose((result.response.answers.three as unknown as { probabilities: Record<string, number> }).probabilities, { a: 0.25, b: 0.75 });
   });

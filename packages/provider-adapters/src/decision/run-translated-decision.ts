@@ -1,5 +1,5 @@
+import { renderDecisionUsage } from "../usage/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
-import { renderDecisionUsage } from "../normalize-usage.js";
 import { addUsage } from "../provider-adapter.js";
 import type { DecisionResult, ProviderCallContext, ProviderTarget } from "../provider-adapter.js";
 import { checkTranslatableDecision } from "./check-translatable-decision.js";

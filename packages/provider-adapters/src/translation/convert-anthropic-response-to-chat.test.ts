@@ -1,8 +1,8 @@
+import { normalizeMessagesUsage } from "../usage/messages-usage.js";
+import { normalizeChatUsage } from "../usage/chat-usage.js";
 import { describe, expect, it } from "vitest";
 import { expectJsonGolden, readFixtureJson } from "./__fixtures__/golden.js";
 import { convertAnthropicResponseToChat } from "./convert-anthropic-response-to-chat.js";
-import { convertAnthropicUsage } from "./convert-anthropic-usage.js";
-import { convertChatUsage } from "./convert-chat-usage.js";
 
 const created = 1735689600;
 
@@ -33,7 +33,7 @@ describe("convertAnthropicResponseToChat", () => {
       prompt_tokens_details: { cached_tokens: 1024, cache_write_tokens: 188 },
     });
     // Billing the translated body gives the same numbers as billing the upstream body.
-    expect(convertChatUsage(converted.usage as never)).toEqual(convertAnthropicUsage(response.usage as never));
+    expect(normalizeChatUsage(converted.usage as never)).toEqual(normalizeMessagesUsage(response.usage as never));
   });
 
   it("turns tool_use blocks into tool_calls with JSON-string arguments in order", () => {

@@ -1,9 +1,9 @@
+import { normalizeMessagesUsage, type MessagesUsage } from "../usage/messages-usage.js";
+import { renderChatUsage } from "../usage/chat-usage.js";
 import { GatewayError } from "@gateway/errors";
-import { type AnthropicUsage, convertAnthropicUsage } from "./convert-anthropic-usage.js";
-import type { NormalizedUsage } from "./normalized-usage.js";
+import type { NormalizedUsage } from "@gateway/contracts";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import { type JsonObject, isJsonObject } from "./request-guards.js";
-import { renderChatUsage } from "./render-usage.js";
 
 /** Options of {@link convertAnthropicResponseToChat}. */
 export interface ConvertAnthropicResponseToChatOptions {
@@ -23,7 +23,7 @@ export const DEFAULT_REFUSAL_MESSAGE = "The model declined to respond to this re
  * `message.content`; `tool_use` blocks become `tool_calls` with JSON-string arguments; a refusal
  * becomes `finish_reason: "content_filter"` with `message.refusal`; usage keeps cache tokens
  * (`prompt_tokens` includes them, `prompt_tokens_details.cached_tokens` = cache reads,
- * `prompt_tokens_details.cache_write_tokens` = cache writes). Use `convertAnthropicUsage(response.usage)`
+ * `prompt_tokens_details.cache_write_tokens` = cache writes). Use `normalizeMessagesUsage(response.usage)`
  * for the {@link NormalizedUsage} to bill.
  */
 export function convertAnthropicResponseToChat(
@@ -68,7 +68,7 @@ export function convertAnthropicResponseToChat(
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   message.annotations = [];
 
-  const usage = convertAnthropicUsage(isJsonObject(response.usage) ? (response.usage as AnthropicUsage) : undefined);
+  const usage = normalizeMessagesUsage(isJsonObject(response.usage) ? (response.usage as MessagesUsage) : undefined);
   return {
     id: response.id,
     object: "chat.completion",

@@ -1,8 +1,8 @@
+import { normalizeMessagesUsage } from "../usage/messages-usage.js";
+import { normalizeChatUsage } from "../usage/chat-usage.js";
 import { describe, expect, it } from "vitest";
 import { expectJsonGolden, readFixtureJson } from "./__fixtures__/golden.js";
-import { convertAnthropicUsage } from "./convert-anthropic-usage.js";
 import { convertChatResponseToAnthropic } from "./convert-chat-response-to-anthropic.js";
-import { convertChatUsage } from "./convert-chat-usage.js";
 
 const model = "openai/gpt-4o";
 
@@ -18,7 +18,7 @@ describe("convertChatResponseToAnthropic", () => {
     const response = readFixtureJson("chat-response/text-cache.openai.json");
     const converted = convertChatResponseToAnthropic(response, { model });
     expect(converted.usage).toEqual({ input_tokens: 86, cache_creation_input_tokens: 0, cache_read_input_tokens: 1920, output_tokens: 300 });
-    expect(convertAnthropicUsage(converted.usage as never)).toEqual(convertChatUsage(response.usage as never));
+    expect(normalizeMessagesUsage(converted.usage as never)).toEqual(normalizeChatUsage(response.usage as never));
   });
 
   it("turns tool calls into tool_use blocks with object inputs", () => {

@@ -1,9 +1,9 @@
+import { normalizeChatUsage, type ChatUsage } from "../usage/chat-usage.js";
+import { renderMessagesUsage } from "../usage/messages-usage.js";
 import { GatewayError } from "@gateway/errors";
-import { type ChatUsage, convertChatUsage } from "./convert-chat-usage.js";
 import { mapChatFinishReason } from "./map-chat-finish-reason.js";
-import type { NormalizedUsage } from "./normalized-usage.js";
+import type { NormalizedUsage } from "@gateway/contracts";
 import { type JsonObject, isJsonObject } from "./request-guards.js";
-import { renderAnthropicUsage } from "./render-usage.js";
 
 /** Options of {@link convertChatResponseToAnthropic}. */
 export interface ConvertChatResponseToAnthropicOptions {
@@ -15,7 +15,7 @@ export interface ConvertChatResponseToAnthropicOptions {
  * Converts an OpenAI chat completion (first choice) into an Anthropic message: `content` and a
  * `refusal` become text blocks (a refusal sets `stop_reason: "refusal"`), `tool_calls` become
  * `tool_use` blocks with parsed `input`, `finish_reason` maps per `mapChatFinishReason`, and usage
- * keeps cache tokens (`input_tokens` excludes them). Use `convertChatUsage(response.usage)` for
+ * keeps cache tokens (`input_tokens` excludes them). Use `normalizeChatUsage(response.usage)` for
  * the {@link NormalizedUsage} to bill. Throws `upstream_error` for a body that is not a chat
  * completion or tool arguments that are not a JSON object.
  */
@@ -46,7 +46,7 @@ export function convertChatResponseToAnthropic(
       });
     }
   }
-  const usage: NormalizedUsage = convertChatUsage(isJsonObject(response.usage) ? (response.usage as ChatUsage) : undefined);
+  const usage: NormalizedUsage = normalizeChatUsage(isJsonObject(response.usage) ? (response.usage as ChatUsage) : undefined);
   return {
     id: response.id,
     type: "message",
@@ -55,7 +55,7 @@ export function convertChatResponseToAnthropic(
     content,
     stop_reason: refused ? "refusal" : mapChatFinishReason(typeof choice.finish_reason === "string" ? choice.finish_reason : null),
     stop_sequence: null,
-    usage: renderAnthropicUsage(usage),
+    usage: renderMessagesUsage(usage),
   };
 }
 

@@ -87,14 +87,14 @@ describe("createAnthropicToChatStream", () => {
       prompt_tokens: 21 + 188 + 1024,
       prompt_tokens_details: { cached_tokens: 1024, cache_write_tokens: 188 },
     });
-    expect(transformer.usage()).toEqual({ inputTokens: 21, outputTokens: 12, cacheReadTokens: 1024, cacheWriteTokens: 188 });
+    expect(transformer.usage()).toEqual({ inputTokens: 21, outputTokens: 12, cacheReadTokens: 1024, cacheWriteTokens: 188, reasoningTokens: 0 });
   });
 
   it("exposes partial usage while the stream is still running (for billing a disconnect)", async () => {
     const transformer = createAnthropicToChatStream({ ...base, includeUsage: false });
     const iterator = transformer.pipe(fromArray(await readSseFixture("anthropic-stream/text-ping-cache.anthropic.sse")))[Symbol.asyncIterator]();
     await iterator.next(); // role chunk, after message_start
-    expect(transformer.usage()).toEqual({ inputTokens: 21, outputTokens: 1, cacheReadTokens: 1024, cacheWriteTokens: 188 });
+    expect(transformer.usage()).toEqual({ inputTokens: 21, outputTokens: 1, cacheReadTokens: 1024, cacheWriteTokens: 188, reasoningTokens: 0 });
     await iterator.return?.();
   });
 

@@ -1,9 +1,9 @@
+import { normalizeMessagesUsage, type MessagesUsage } from "../usage/messages-usage.js";
+import { renderChatUsage } from "../usage/chat-usage.js";
 import { renderGatewayErrorBody } from "@gateway/errors";
-import { type AnthropicUsage, convertAnthropicUsage } from "./convert-anthropic-usage.js";
 import { type ChatFinishReason, mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
-import type { NormalizedUsage } from "./normalized-usage.js";
+import type { NormalizedUsage } from "@gateway/contracts";
 import { type JsonObject, isJsonObject } from "./request-guards.js";
-import { renderChatUsage } from "./render-usage.js";
 import type { SseEvent } from "./sse-event.js";
 import { type SseEventController, type SseEventTransformer, pipeThroughTransformer } from "./sse-event-transformer.js";
 import {
@@ -50,7 +50,7 @@ export function createAnthropicToChatStream(options: AnthropicToChatStreamOption
   let toolCount = 0;
   let usedJsonTool = false;
   let stopReason: string | null = null;
-  let usage: NormalizedUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let usage: NormalizedUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
   const blocks = new Map<number, BlockState>();
 
   function chunk(delta: JsonObject, finishReason: ChatFinishReason | null = null): SseEvent {
@@ -82,7 +82,7 @@ export function createAnthropicToChatStream(options: AnthropicToChatStreamOption
 
   function mergeUsage(raw: unknown): void {
     if (!isJsonObject(raw)) return;
-    const next = convertAnthropicUsage(raw as AnthropicUsage);
+    const next = normalizeMessagesUsage(raw as MessagesUsage);
     // message_delta usage is cumulative; fields it omits keep their message_start values.
     usage = {
       inputTokens: typeof raw.input_tokens === "number" ? next.inputTokens : usage.inputTokens,
@@ -90,6 +90,7 @@ export function createAnthropicToChatStream(options: AnthropicToChatStreamOption
       cacheReadTokens: typeof raw.cache_read_input_tokens === "number" ? next.cacheReadTokens : usage.cacheReadTokens,
       cacheWriteTokens:
         typeof raw.cache_creation_input_tokens === "number" ? next.cacheWriteTokens : usage.cacheWriteTokens,
+      reasoningTokens: 0,
     };
   }
 

@@ -68,7 +68,7 @@ describe("createChatToAnthropicStream", () => {
     expect(message.content).toEqual([{ type: "text", text: "Hello there ✓" }]);
     expect(message.stopReason).toBe("end_turn");
     expect(message.usage).toEqual({ input_tokens: 86, cache_creation_input_tokens: 0, cache_read_input_tokens: 1920, output_tokens: 300 });
-    expect(transformer.usage()).toEqual({ inputTokens: 86, outputTokens: 300, cacheReadTokens: 1920, cacheWriteTokens: 0 });
+    expect(transformer.usage()).toEqual({ inputTokens: 86, outputTokens: 300, cacheReadTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("gives text and each parallel tool call its own block in arrival order, with input_json_delta", async () => {

@@ -1,9 +1,9 @@
+import { normalizeChatUsage, type ChatUsage } from "../usage/chat-usage.js";
+import { renderMessagesUsage } from "../usage/messages-usage.js";
 import { renderAnthropicErrorBody } from "@gateway/errors";
-import { type ChatUsage, convertChatUsage } from "./convert-chat-usage.js";
 import { mapChatFinishReason } from "./map-chat-finish-reason.js";
-import type { NormalizedUsage } from "./normalized-usage.js";
+import type { NormalizedUsage } from "@gateway/contracts";
 import { type JsonObject, isJsonObject } from "./request-guards.js";
-import { renderAnthropicUsage } from "./render-usage.js";
 import { type SseEventController, type SseEventTransformer, pipeThroughTransformer } from "./sse-event-transformer.js";
 import {
   gatewayErrorFromChatStreamError,
@@ -42,7 +42,7 @@ export function createChatToAnthropicStream(options: ChatToAnthropicStreamOption
   const openBlocks: number[] = [];
   let finishReason: string | null = null;
   let refused = false;
-  let usage: NormalizedUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let usage: NormalizedUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
 
   function emit(controller: SseEventController, type: string, payload: JsonObject): void {
     controller.enqueue({ event: type, data: JSON.stringify({ type, ...payload }) });
@@ -60,7 +60,7 @@ export function createChatToAnthropicStream(options: ChatToAnthropicStreamOption
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: renderAnthropicUsage(usage),
+        usage: renderMessagesUsage(usage),
       },
     });
   }
@@ -141,7 +141,7 @@ export function createChatToAnthropicStream(options: ChatToAnthropicStreamOption
     openTextBlock = undefined;
     emit(controller, "message_delta", {
       delta: { stop_reason: refused ? "refusal" : mapChatFinishReason(finishReason), stop_sequence: null },
-      usage: renderAnthropicUsage(usage),
+      usage: renderMessagesUsage(usage),
     });
     emit(controller, "message_stop", {});
     finished = true;
@@ -175,7 +175,7 @@ export function createChatToAnthropicStream(options: ChatToAnthropicStreamOption
         transformer.fail(gatewayErrorFromChatStreamError(payload), controller);
         return;
       }
-      if (isJsonObject(payload.usage)) usage = convertChatUsage(payload.usage as ChatUsage);
+      if (isJsonObject(payload.usage)) usage = normalizeChatUsage(payload.usage as ChatUsage);
       ensureStarted(controller, payload.id);
       const choices = Array.isArray(payload.choices) ? payload.choices : [];
       for (const choice of choices) {

@@ -1,5 +1,4 @@
 export type { SseEvent } from "./sse-event.js";
-export type { NormalizedUsage } from "./normalized-usage.js";
 export type { SseEventController, SseEventTransformer } from "./sse-event-transformer.js";
 export { parseSseStream } from "./parse-sse-stream.js";
 export { formatSseEvent } from "./format-sse-event.js";
@@ -20,9 +19,5 @@ export { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 export type { ChatFinishReason } from "./map-anthropic-stop-reason.js";
 export { mapChatFinishReason } from "./map-chat-finish-reason.js";
 export type { AnthropicStopReason } from "./map-chat-finish-reason.js";
-export { convertAnthropicUsage } from "./convert-anthropic-usage.js";
-export type { AnthropicUsage } from "./convert-anthropic-usage.js";
-export { convertChatUsage } from "./convert-chat-usage.js";
-export type { ChatUsage } from "./convert-chat-usage.js";
 export { countTokensLocally, selectLocalTokenizer } from "./count-tokens-locally.js";
 export type { LocalTokenCount, LocalTokenizer } from "./count-tokens-locally.js";

@@ -1,4 +1,4 @@
-import type { NormalizedUsage } from "./normalized-usage.js";
+import type { NormalizedUsage } from "@gateway/contracts";
 import type { SseEvent } from "./sse-event.js";
 
 /** The part of a `TransformStreamDefaultController` a stream translator uses. */

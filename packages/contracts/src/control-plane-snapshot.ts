@@ -1,0 +1,134 @@
+import type { ConnectionTimeouts } from "./connection-timeouts.js";
+import type { ModelPrice } from "./model-price.js";
+
+/**
+ * The control-plane snapshot: everything the data plane needs to authenticate, authorise,
+ * route and admit a call, as plain data. `@gateway/db` loads it; the pipeline keeps it in
+ * memory so that no request reads the database.
+ */
+export interface ControlPlaneSnapshot {
+  /** Changes whenever any control-plane row changes. */
+  version: string;
+  organizations: SnapshotOrganization[];
+  projects: SnapshotProject[];
+  /** Only keys that are not revoked. */
+  apiKeys: SnapshotApiKey[];
+  connections: SnapshotConnection[];
+  routes: SnapshotRoute[];
+  policies: SnapshotPolicy[];
+  budgets: SnapshotBudget[];
+  rateLimits: SnapshotRateLimit[];
+}
+
+/** An organization of the snapshot. */
+export interface SnapshotOrganization {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** A project of the snapshot. */
+export interface SnapshotProject {
+  id: string;
+  organizationId: string;
+  name: string;
+  captureContent: boolean;
+}
+
+/** A gateway API key that is not revoked (it may still be expired). */
+export interface SnapshotApiKey {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  teamId: string | null;
+  name: string;
+  /** Hex SHA-256 of the full `gak_` secret. */
+  secretHash: string;
+  expiresAt: Date | null;
+  createdByUserId: string | null;
+}
+
+/** The kinds of provider connection. */
+export type ConnectionKind = "openai" | "anthropic" | "systemone" | "demo";
+
+/** A provider connection; `credential` is decrypted in memory only. */
+export interface SnapshotConnection {
+  id: string;
+  organizationId: string;
+  /** Unique per organization; the `<provider>` segment of qualified model ids. */
+  name: string;
+  kind: ConnectionKind;
+  baseUrl: string | null;
+  credential: string | null;
+  headers: Record<string, string>;
+  /** Served `<vendor>/<model>` ids. */
+  models: string[];
+  /** Optional `<vendor>/<model>` -> upstream model name overrides. */
+  upstreamModelNames: Record<string, string>;
+  enabled: boolean;
+  /** Keyed by `<vendor>/<model>`. */
+  prices: Record<string, ModelPrice>;
+  /**
+   * `openai` connections: `false` when the upstream rejects `logprobs` (reasoning models, some
+   * compatible servers), so decisions use stated probabilities; null: measured log-probabilities.
+   */
+  logprobs: boolean | null;
+  /**
+   * `anthropic` connections: `max_tokens` sent when a translated OpenAI-format request sets
+   * no output cap (Anthropic requires one); null: the adapter's default (4096).
+   */
+  defaultMaxTokens: number | null;
+  /** Upstream timeouts of this connection; absent fields take the global settings. */
+  timeouts: ConnectionTimeouts;
+}
+
+/** A routing alias with its ordered provider-qualified targets. */
+export interface SnapshotRoute {
+  id: string;
+  organizationId: string;
+  alias: string;
+  strategy: "priority" | "weighted" | "least-latency";
+  targets: { model: string; weight: number }[];
+  affinity: { enabled: boolean; ttlSeconds: number };
+  /** Attempts per target, >= 1. */
+  retry: { maxAttempts: number };
+}
+
+/** A model policy (glob allow/deny lists and guardrails) at one scope. */
+export interface SnapshotPolicy {
+  id: string;
+  organizationId: string;
+  scope: "organization" | "project" | "key";
+  scopeId: string;
+  allow: string[];
+  deny: string[];
+  /** JSON validated by `@gateway/policy-engine`. */
+  guardrails: unknown;
+}
+
+/** A budget at one scope. */
+export interface SnapshotBudget {
+  id: string;
+  organizationId: string;
+  name: string;
+  scope: "organization" | "project" | "key" | "team";
+  scopeId: string;
+  /** USD * 1e6. */
+  amountMicros: number;
+  period: "day" | "week" | "month" | "total";
+  mode: "hard" | "soft";
+  /** Soft budgets: fractions like 0.5, 0.8, 1. */
+  thresholds: number[];
+}
+
+/** A rate limit at one scope. */
+export interface SnapshotRateLimit {
+  id: string;
+  organizationId: string;
+  scope: "project" | "key";
+  scopeId: string;
+  windowSeconds: number;
+  requestsPerWindow: number | null;
+  tokensPerWindow: number | null;
+  concurrency: number | null;
+}

@@ -1,0 +1,17 @@
+export type {
+  ConnectionKind,
+  ControlPlaneSnapshot,
+  SnapshotApiKey,
+  SnapshotBudget,
+  SnapshotConnection,
+  SnapshotOrganization,
+  SnapshotPolicy,
+  SnapshotProject,
+  SnapshotRateLimit,
+  SnapshotRoute,
+} from "./control-plane-snapshot.js";
+export type { ConnectionTimeouts } from "./connection-timeouts.js";
+export { connectionTimeoutNames } from "./connection-timeouts.js";
+export type { ModelPrice } from "./model-price.js";
+export type { NormalizedUsage } from "./token-usage.js";
+export type { UsageEndpoint, UsageEventRecord } from "./usage-event.js";

@@ -1,0 +1,71 @@
+-- AlterTable
+ALTER TABLE "connections" ADD COLUMN "default_max_tokens" INTEGER;
+ALTER TABLE "connections" ADD COLUMN "logprobs" BOOLEAN;
+ALTER TABLE "connections" ADD COLUMN "timeouts" JSONB;
+
+-- AlterTable (hand-edited: SQLite adds a column with a constant default in place; Prisma's
+-- generated table rebuild would copy every usage event)
+ALTER TABLE "usage_events" ADD COLUMN "reasoning_tokens" INTEGER NOT NULL DEFAULT 0;
+
+-- ControlPlaneVersion: hand-written by scripts/control-plane-triggers.mjs
+INSERT OR IGNORE INTO "control_plane_version" ("id", "version") VALUES (1, 1);
+DROP TRIGGER IF EXISTS "organizations_control_plane_insert";
+CREATE TRIGGER "organizations_control_plane_insert" AFTER INSERT ON "organizations" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "organizations_control_plane_update";
+CREATE TRIGGER "organizations_control_plane_update" AFTER UPDATE ON "organizations" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "organizations_control_plane_delete";
+CREATE TRIGGER "organizations_control_plane_delete" AFTER DELETE ON "organizations" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "projects_control_plane_insert";
+CREATE TRIGGER "projects_control_plane_insert" AFTER INSERT ON "projects" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "projects_control_plane_update";
+CREATE TRIGGER "projects_control_plane_update" AFTER UPDATE ON "projects" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "projects_control_plane_delete";
+CREATE TRIGGER "projects_control_plane_delete" AFTER DELETE ON "projects" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "api_keys_control_plane_insert";
+CREATE TRIGGER "api_keys_control_plane_insert" AFTER INSERT ON "api_keys" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "api_keys_control_plane_update";
+CREATE TRIGGER "api_keys_control_plane_update" AFTER UPDATE OF "id", "organization_id", "project_id", "team_id", "name", "prefix", "last_four", "secret_hash", "created_by_user_id", "created_at", "expires_at", "revoked_at", "revoked_by_user_id" ON "api_keys" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "api_keys_control_plane_delete";
+CREATE TRIGGER "api_keys_control_plane_delete" AFTER DELETE ON "api_keys" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "connections_control_plane_insert";
+CREATE TRIGGER "connections_control_plane_insert" AFTER INSERT ON "connections" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "connections_control_plane_update";
+CREATE TRIGGER "connections_control_plane_update" AFTER UPDATE ON "connections" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "connections_control_plane_delete";
+CREATE TRIGGER "connections_control_plane_delete" AFTER DELETE ON "connections" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "routes_control_plane_insert";
+CREATE TRIGGER "routes_control_plane_insert" AFTER INSERT ON "routes" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "routes_control_plane_update";
+CREATE TRIGGER "routes_control_plane_update" AFTER UPDATE ON "routes" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "routes_control_plane_delete";
+CREATE TRIGGER "routes_control_plane_delete" AFTER DELETE ON "routes" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "policies_control_plane_insert";
+CREATE TRIGGER "policies_control_plane_insert" AFTER INSERT ON "policies" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "policies_control_plane_update";
+CREATE TRIGGER "policies_control_plane_update" AFTER UPDATE ON "policies" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "policies_control_plane_delete";
+CREATE TRIGGER "policies_control_plane_delete" AFTER DELETE ON "policies" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "budgets_control_plane_insert";
+CREATE TRIGGER "budgets_control_plane_insert" AFTER INSERT ON "budgets" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "budgets_control_plane_update";
+CREATE TRIGGER "budgets_control_plane_update" AFTER UPDATE ON "budgets" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "budgets_control_plane_delete";
+CREATE TRIGGER "budgets_control_plane_delete" AFTER DELETE ON "budgets" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "rate_limits_control_plane_insert";
+CREATE TRIGGER "rate_limits_control_plane_insert" AFTER INSERT ON "rate_limits" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "rate_limits_control_plane_update";
+CREATE TRIGGER "rate_limits_control_plane_update" AFTER UPDATE ON "rate_limits" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "rate_limits_control_plane_delete";
+CREATE TRIGGER "rate_limits_control_plane_delete" AFTER DELETE ON "rate_limits" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "teams_control_plane_insert";
+CREATE TRIGGER "teams_control_plane_insert" AFTER INSERT ON "teams" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "teams_control_plane_update";
+CREATE TRIGGER "teams_control_plane_update" AFTER UPDATE ON "teams" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "teams_control_plane_delete";
+CREATE TRIGGER "teams_control_plane_delete" AFTER DELETE ON "teams" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "team_members_control_plane_insert";
+CREATE TRIGGER "team_members_control_plane_insert" AFTER INSERT ON "team_members" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "team_members_control_plane_update";
+CREATE TRIGGER "team_members_control_plane_update" AFTER UPDATE ON "team_members" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;
+DROP TRIGGER IF EXISTS "team_members_control_plane_delete";
+CREATE TRIGGER "team_members_control_plane_delete" AFTER DELETE ON "team_members" BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; END;

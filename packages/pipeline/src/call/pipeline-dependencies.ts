@@ -1,0 +1,31 @@
+import type { AdmissionController, BudgetThresholdCrossing } from "@gateway/budget";
+import type { AffinityStore, LatencyTracker } from "@gateway/policy-engine";
+import type { AdapterRegistry } from "../runtime/adapter-registry.js";
+import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
+import type { UsageEventRecord } from "@gateway/contracts";
+
+/** What the pipeline's call functions need; the apps build it once at start. */
+export interface PipelineDependencies {
+  /** The in-memory control-plane snapshot (a {@link SnapshotHolder}). */
+  snapshots: { current(): CompiledSnapshot };
+  /** Where usage events go (a {@link UsageQueue}); `enqueue` must not block. */
+  usage: { enqueue(event: UsageEventRecord): void };
+  adapters: AdapterRegistry;
+  /** Rate limits and budgets (`createAdmissionController` over a memory or Redis store). */
+  admission: AdmissionController;
+  /** Session affinity of routes (`createMemoryAffinityStore`); without it affinity is off. */
+  affinityStore?: AffinityStore;
+  /** Latency observations for `least-latency` routes (`createLatencyTracker`). */
+  latencyTracker?: LatencyTracker;
+  /** Told when a settlement crosses a budget threshold first (once per budget and period). */
+  onBudgetThreshold?: (crossing: BudgetThresholdCrossing) => void;
+  /** The gateway's deadline per request (408 `request_timeout` when it passes). */
+  requestTimeoutMs: number;
+  /**
+   * Longest time one provider call may take (504 `upstream_timeout` when it passes);
+   * capped by the request deadline. Default: the request deadline only.
+   */
+  upstreamTimeoutMs?: number;
+  /** Told about unexpected failures (rendered as a generic 500), for logs. */
+  onInternalError?: (error: unknown, requestId: string) => void;
+}

@@ -1,0 +1,31 @@
+import {
+  type HttpTransport,
+  type ProviderAdapter,
+  type AdapterConnection,
+  createProviderAdapter,
+} from "@gateway/provider-adapters";
+
+/** Hands out one adapter per connection object (a new snapshot brings new objects, hence new adapters). */
+export interface AdapterRegistry {
+  adapterFor(connection: AdapterConnection): ProviderAdapter;
+}
+
+/** Creates an {@link AdapterRegistry} over a shared HTTP transport (pools per origin). */
+export function createAdapterRegistry(settings: {
+  transport: HttpTransport;
+  /** Overrides adapter creation (tests, custom kinds). */
+  createAdapter?: (connection: AdapterConnection, options: { transport: HttpTransport }) => ProviderAdapter;
+}): AdapterRegistry {
+  const adapters = new WeakMap<AdapterConnection, ProviderAdapter>();
+  const create = settings.createAdapter ?? createProviderAdapter;
+  return {
+    adapterFor(connection) {
+      let adapter = adapters.get(connection);
+      if (adapter === undefined) {
+        adapter = create(connection, { transport: settings.transport });
+        adapters.set(connection, adapter);
+      }
+      return adapter;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Admission, AdmissionController, BudgetThresholdCrossing } from "@gateway/budget";
+import { normalizeError } from "@gateway/errors";
+import type { CallerIdentity } from "./authenticate.js";
+import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
+
+/** Input of {@link admitCall}. */
+export interface AdmitCallInput {
+  admission: AdmissionController;
+  snapshot: CompiledSnapshot;
+  identity: CallerIdentity;
+  /** Upper bound of the call's cost in micro-USD (reserved on hard budgets). */
+  estimatedCostMicros: number;
+  /** Upper bound of the call's tokens (counted by token rate limits until settle). */
+  estimatedTokens: number;
+  /** Decision calls cannot cap their output: refused under any hard budget (424). */
+  isDecision: boolean;
+  /** Lease of reservations and concurrency slots (the call's remaining time plus a margin). */
+  leaseMs?: number;
+}
+
+/**
+ * The admit stage: rate limits and budgets of the caller's organization, checked and
+ * recorded atomically by the admission controller (memory or Redis store).
+ * Throws 429 `gateway_rate_limit_exceeded` (with `Retry-After`), 424 `hard_budget_exceeded`
+ * or `hard_budget_decision_unbounded`, 503 when the store is down under a closed policy.
+ */
+export function admitCall(input: AdmitCallInput): Promise<Admission> {
+  const organizationId = input.identity.organization.id;
+  return input.admission.admit({
+    organizationId,
+    projectId: input.identity.project.id,
+    apiKeyId: input.identity.apiKey.id,
+    teamId: input.identity.apiKey.teamId,
+    budgets: input.snapshot.budgetsByOrganization.get(organizationId) ?? [],
+    rateLimits: input.snapshot.rateLimitsByOrganization.get(organizationId) ?? [],
+    estimatedCostMicros: Math.max(0, Math.ceil(input.estimatedCostMicros)),
+    estimatedTokens: Math.max(0, Math.ceil(input.estimatedTokens)),
+    isDecision: input.isDecision,
+    ...(input.leaseMs === undefined ? {} : { leaseMs: Math.max(1, Math.ceil(input.leaseMs)) }),
+  });
+}
+
+/**
+ * The `budgetOutcome` of a usage event: `rejected:<budgetId>` for a budget refusal,
+ * `soft_threshold` when a settlement crossed a threshold, `reserved` when a hard budget held
+ * a reservation, else null.
+ */
+export function describeBudgetOutcome(options: {
+  admission?: Admission | null;
+  error?: unknown;
+  thresholdCrossings?: readonly BudgetThresholdCrossing[];
+}): string | null {
+  if (options.error !== undefined) {
+    const error = normalizeError(options.error);
+    if (error.code === "hard_budget_exceeded" || error.code === "hard_budget_decision_unbounded") {
+      const budgetId = error.details?.budget_id ?? error.details?.budgetId;
+      return `rejected:${typeof budgetId === "string" ? budgetId : "unknown"}`;
+    }
+  }
+  if (options.thresholdCrossings !== undefined && options.thresholdCrossings.length > 0) return "soft_threshold";
+  if (options.admission && options.admission.hardBudgetIds.length > 0) return "reserved";
+  return null;
+}

@@ -1,0 +1,55 @@
+import type { ProviderTarget } from "@gateway/provider-adapters";
+import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
+import { callWithFallback } from "./call-with-fallback.js";
+import type { RoutePlan } from "./resolve-route.js";
+import type { CallScope } from "../call/run-with-deadline.js";
+
+/** Input of {@link callProvider}. */
+export interface CallProviderInput<Result> {
+  plan: RoutePlan;
+  scope: CallScope;
+  affinityStore?: AffinityStore;
+  latencyTracker?: LatencyTracker;
+  /** One provider call on one target (the adapter call of the endpoint). */
+  call: (target: ProviderTarget, attempt: number) => Promise<Result>;
+  /** Told before each attempt (so the caller knows which target consumed what). */
+  onAttempt?: (target: ProviderTarget) => void;
+}
+
+/**
+ * The call-provider stage: tries the plan's targets in order with the route's retries and
+ * fallbacks, records each target's latency (least-latency routing) and keeps session
+ * affinity up to date (a failed target releases the session, a success keeps it).
+ */
+export async function callProvider<Result>(
+  input: CallProviderInput<Result>,
+): Promise<{ result: Result; target: ProviderTarget; attempts: number }> {
+  const { plan } = input;
+  const outcome = await callWithFallback<ProviderTarget, Result>({
+    targets: plan.targets,
+    maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
+    deadline: input.scope.deadline,
+    signal: input.scope.signal,
+    call: async (target, attempt) => {
+      input.onAttempt?.(target);
+      const started = Date.now();
+      const result = await input.call(target, attempt);
+      input.latencyTracker?.record(target.qualifiedModel, Date.now() - started);
+      return result;
+    },
+    onAttemptError: ({ target, willRetry }) => {
+      if (!willRetry && plan.affinityKey !== null) {
+        void reportTargetFailure({ affinityStore: input.affinityStore, affinityKey: plan.affinityKey, target }).catch(() => undefined);
+      }
+    },
+  });
+  if (plan.affinityKey !== null && plan.route !== null) {
+    void reportTargetSuccess({
+      affinityStore: input.affinityStore,
+      affinityKey: plan.affinityKey,
+      target: outcome.target,
+      ttlSeconds: plan.route.affinity.ttlSeconds,
+    }).catch(() => undefined);
+  }
+  return outcome;
+}

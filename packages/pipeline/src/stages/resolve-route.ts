@@ -1,0 +1,86 @@
+import type { ProviderTarget } from "@gateway/provider-adapters";
+import {
+  type AffinityStore,
+  type LatencyTracker,
+  createAffinityKey,
+  resolveModel,
+  selectTargets,
+  validateSessionHeader,
+} from "@gateway/policy-engine";
+import type { CallerIdentity } from "./authenticate.js";
+import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
+import type { SnapshotConnection, SnapshotRoute } from "@gateway/contracts";
+import type { RequestContext } from "./request-context.js";
+
+/** Where a requested model goes: the alias route (if any) and its ordered targets. */
+export interface RoutePlan {
+  /** The model as the caller asked for it. */
+  requestedModel: string;
+  /** The alias route, or null for a provider-qualified model or one picked with `X-Provider`. */
+  route: SnapshotRoute | null;
+  /** Ordered targets (first is preferred, the rest are fallbacks); never empty. */
+  targets: ProviderTarget[];
+  /** Attempts per target (the route's retry setting; 1 without a route). */
+  maxAttemptsPerTarget: number;
+  /** Session-affinity key in use (report outcomes with it), or null. */
+  affinityKey: string | null;
+}
+
+/** Input of {@link resolveRoute}. */
+export interface ResolveRouteInput {
+  snapshot: CompiledSnapshot;
+  identity: CallerIdentity;
+  model: string;
+  /** `X-Provider` and `X-Gateway-Session` are read from it. */
+  context: Pick<RequestContext, "providerHint" | "affinitySession">;
+  affinityStore?: AffinityStore;
+  latencyTracker?: LatencyTracker;
+}
+
+/**
+ * The policy and route stages: resolves the requested model for the caller with
+ * `@gateway/policy-engine` (the same resolver the model list uses) and orders the targets.
+ * - `<provider>/<vendor>/<model>` asks that connection (wins over `X-Provider`);
+ *   `<vendor>/<model>` with `X-Provider` asks the named connection; otherwise an alias.
+ * - 404 `model_not_found` when nothing serves it; 403 `model_not_allowed` when a policy denies it.
+ * - On an alias with affinity on, an invalid `X-Gateway-Session` is 400 (ignored otherwise)
+ *   and a valid one sticks the session to a target.
+ */
+export async function resolveRoute(input: ResolveRouteInput): Promise<RoutePlan> {
+  const { identity } = input;
+  const caller = {
+    index: input.snapshot.access,
+    organizationId: identity.organization.id,
+    projectId: identity.project.id,
+    apiKeyId: identity.apiKey.id,
+  };
+  const resolution = resolveModel({ ...caller, requestedModel: input.model, providerHeader: input.context.providerHint });
+  if (resolution.kind === "denied") throw resolution.error;
+  if (resolution.kind === "target") {
+    return {
+      requestedModel: input.model,
+      route: null,
+      targets: [resolution.target as ProviderTarget],
+      maxAttemptsPerTarget: 1,
+      affinityKey: null,
+    };
+  }
+  const route = resolution.route;
+  const session = validateSessionHeader(input.context.affinitySession, { affinityEnabled: route.affinity.enabled });
+  const selection = await selectTargets<SnapshotConnection>({
+    route: resolution,
+    sessionKey:
+      session === null
+        ? null
+        : createAffinityKey({ organizationId: identity.organization.id, apiKeyId: identity.apiKey.id, alias: route.alias, session }),
+    ...(input.affinityStore ? { affinityStore: input.affinityStore } : {}),
+    ...(input.latencyTracker ? { latencyTracker: input.latencyTracker } : {}),
+  });
+  return {
+    requestedModel: input.model,
+    route,
+    targets: selection.targets as ProviderTarget[],
+    maxAttemptsPerTarget: Math.max(1, route.retry.maxAttempts),
+    affinityKey: selection.affinityKey,
+  };
+}

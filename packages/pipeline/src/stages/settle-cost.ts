@@ -1,0 +1,27 @@
+import type { ModelPrice } from "@gateway/contracts";
+import { computeCostMicros, resolveModelPrice } from "@gateway/budget";
+import type { NormalizedUsage } from "@gateway/contracts";
+import type { ProviderTarget } from "@gateway/provider-adapters";
+
+/** The model id a target asks its connection for (`<vendor>/<model>`), as prices are keyed. */
+export function servedModelOf(target: ProviderTarget): string {
+  return target.qualifiedModel.slice(target.connection.name.length + 1);
+}
+
+/**
+ * The price of a target: the connection's `prices[<vendor>/<model>]` (from the snapshot),
+ * else `@gateway/budget`'s default price table, else null (unknown: the call costs 0).
+ */
+export function priceOfTarget(target: ProviderTarget): ModelPrice | null {
+  const connectionPrices = (target.connection as { prices?: Record<string, ModelPrice> }).prices;
+  return resolveModelPrice({ model: servedModelOf(target), connectionPrices: connectionPrices ?? null });
+}
+
+/**
+ * The cost of a call in micro-USD from its usage and the target's price
+ * ({@link priceOfTarget}); 0 when the model has no known price.
+ */
+export function settleCost(target: ProviderTarget, usage: NormalizedUsage): number {
+  const price = priceOfTarget(target);
+  return price === null ? 0 : computeCostMicros(usage, price);
+}

@@ -1,6 +1,0 @@
-import type { UsageEventRecord } from "./usage-event-record.js";
-
-/** Writes usage events in batches (implemented by `@gateway/db`). May throw; the queue retries. */
-export interface UsageSink {
-  write(events: UsageEventRecord[]): Promise<void>;
-}

@@ -1,0 +1,13 @@
+/**
+ * A token count read from a provider payload: a finite number above 0, floored; anything else
+ * (missing, null, negative, a string, NaN) counts as 0. Provider usage is read leniently: a
+ * field a provider leaves out must not fail a call that already happened.
+ */
+export function countTokensField(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.min(Math.floor(value), Number.MAX_SAFE_INTEGER) : 0;
+}
+
+/** The value as a plain object, or an empty one. */
+export function usageFields(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

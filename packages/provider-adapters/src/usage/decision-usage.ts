@@ -1,0 +1,44 @@
+import type { NormalizedUsage } from "@gateway/contracts";
+import { countTokensField, usageFields } from "./count-tokens-field.js";
+
+/** The decision contract's `usage` (`input_tokens` includes cached tokens, OpenAI style). */
+export type DecisionUsage = {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  input_tokens_details: { cached_tokens: number; cache_creation_tokens: number };
+  output_tokens_details: { reasoning_tokens: number };
+};
+
+/**
+ * The one reading of decision-contract `usage`: `input_tokens` INCLUDES cache reads
+ * (`input_tokens_details.cached_tokens`) and writes (`cache_creation_tokens`), each capped by
+ * what remains; `output_tokens_details.reasoning_tokens` is informational. Missing fields count 0.
+ */
+export function normalizeDecisionUsage(usage: unknown): NormalizedUsage {
+  const fields = usageFields(usage);
+  const details = usageFields(fields.input_tokens_details);
+  const input = countTokensField(fields.input_tokens);
+  const cacheReadTokens = Math.min(input, countTokensField(details.cached_tokens));
+  const cacheWriteTokens = Math.min(input - cacheReadTokens, countTokensField(details.cache_creation_tokens));
+  const outputTokens = countTokensField(fields.output_tokens);
+  return {
+    inputTokens: input - cacheReadTokens - cacheWriteTokens,
+    outputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    reasoningTokens: Math.min(outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens)),
+  };
+}
+
+/** Renders {@link NormalizedUsage} as decision-contract `usage` (the inverse of {@link normalizeDecisionUsage}). */
+export function renderDecisionUsage(usage: NormalizedUsage): DecisionUsage {
+  const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  return {
+    input_tokens: input,
+    output_tokens: usage.outputTokens,
+    total_tokens: input + usage.outputTokens,
+    input_tokens_details: { cached_tokens: usage.cacheReadTokens, cache_creation_tokens: usage.cacheWriteTokens },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+  };
+}
