@@ -13,6 +13,9 @@ const connection: Connection = {
   upstream_model_names: { "openai/gpt-4o": "gpt-4o-2024-08-06" },
   prices: { "openai/gpt-4o-mini": { input: 0.15, output: 0.6 }, "openai/gpt-4o": { input: 2.5, output: 10, cache_read: 1.25, cache_write: 2.5 } },
   enabled: true,
+  logprobs: false,
+  default_max_tokens: null,
+  timeouts: { connect_ms: 2000, idle_ms: 30000 },
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
   object: "connection",
@@ -32,12 +35,17 @@ describe("connection form values", () => {
       upstream_model_names: { "openai/gpt-4o": "gpt-4o-2024-08-06" },
       prices: connection.prices,
       enabled: true,
+      logprobs: false,
+      default_max_tokens: null,
+      timeouts: { connect_ms: 2000, idle_ms: 30000 },
     });
   });
 
   it("sends a new credential, or null to remove it; a new connection gets its kind", () => {
     const values = { ...connectionToFormValues(null), name: "anthropic", kind: "anthropic" as const, credential: "sk-ant-secret" };
-    expect(connectionFormToBody(values, false).body).toMatchObject({ kind: "anthropic", credential: "sk-ant-secret", base_url: null, models: [] });
+    expect(connectionFormToBody(values, false).body).toMatchObject({ kind: "anthropic", credential: "sk-ant-secret", base_url: null, models: [], logprobs: null, default_max_tokens: null, timeouts: {} });
+    const tuned = { ...values, default_max_tokens: "8192", logprobs: "true" as const, timeouts: { ...values.timeouts, total_ms: "120000" } };
+    expect(connectionFormToBody(tuned, false).body).toMatchObject({ default_max_tokens: 8192, logprobs: true, timeouts: { total_ms: 120_000 } });
     expect(connectionFormToBody({ ...connectionToFormValues(connection), removeCredential: true, credential: "ignored" }, true).body.credential).toBeNull();
   });
 

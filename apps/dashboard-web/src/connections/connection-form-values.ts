@@ -18,7 +18,18 @@ export interface ConnectionFormValues {
   /** `vendor/model input output [cache_read cache_write]` per line, USD per million tokens. */
   prices: string;
   enabled: boolean;
+  /** "" (measure it), "true" or "false": whether the upstream accepts logprobs (OpenAI-compatible). */
+  logprobs: "" | "true" | "false";
+  /** Anthropic: max_tokens of translated requests without an output cap; empty for the default. */
+  default_max_tokens: string;
+  /** Upstream timeouts in ms; empty takes the gateway's global setting. */
+  timeouts: Record<TimeoutName, string>;
 }
+
+/** The per-connection upstream timeouts. */
+export const timeoutNames = ["connect_ms", "total_ms", "first_byte_ms", "idle_ms", "max_duration_ms"] as const;
+/** One of {@link timeoutNames}. */
+export type TimeoutName = (typeof timeoutNames)[number];
 
 type Price = Connection["prices"][string];
 
@@ -47,6 +58,9 @@ export function connectionToFormValues(connection: Connection | null): Connectio
       .map(([model, price]) => [model, price.input, price.output, ...(price.cache_read !== undefined || price.cache_write !== undefined ? [price.cache_read ?? price.input, price.cache_write ?? price.input] : [])].join(" "))
       .join("\n"),
     enabled: connection?.enabled ?? true,
+    logprobs: connection?.logprobs === true ? "true" : connection?.logprobs === false ? "false" : "",
+    default_max_tokens: connection?.default_max_tokens != null ? String(connection.default_max_tokens) : "",
+    timeouts: Object.fromEntries(timeoutNames.map((name) => [name, connection?.timeouts?.[name] !== undefined ? String(connection.timeouts[name]) : ""])) as Record<TimeoutName, string>,
   };
 }
 
@@ -84,6 +98,9 @@ export function connectionFormToBody(values: ConnectionFormValues, editing: bool
     upstream_model_names: upstreamNames,
     prices,
     enabled: values.enabled,
+    logprobs: values.logprobs === "" ? null : values.logprobs === "true",
+    default_max_tokens: values.default_max_tokens.trim() === "" ? null : Number(values.default_max_tokens),
+    timeouts: Object.fromEntries(timeoutNames.filter((name) => values.timeouts[name].trim() !== "").map((name) => [name, Number(values.timeouts[name])])),
   };
   if (values.removeCredential) body.credential = null;
   else if (values.credential !== "") body.credential = values.credential;

@@ -13,7 +13,7 @@ import { QueryView } from "../components/query-view.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { useApiMutation } from "../components/use-api-mutation.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
-import { type ConnectionFormValues, connectionFormToBody, connectionToFormValues } from "../connections/connection-form-values.js";
+import { type ConnectionFormValues, connectionFormToBody, connectionToFormValues, type TimeoutName, timeoutNames } from "../connections/connection-form-values.js";
 import { formatDuration } from "../format/format-number.js";
 import { useSession } from "../session/session-context.js";
 
@@ -22,6 +22,14 @@ const kindLabels: Record<Connection["kind"], string> = {
   anthropic: "Anthropic",
   systemone: "System One (decisions)",
   demo: "Demo (offline)",
+};
+
+const timeoutLabels: Record<TimeoutName, string> = {
+  connect_ms: "Connect timeout",
+  total_ms: "Call timeout (JSON)",
+  first_byte_ms: "First event timeout (streams)",
+  idle_ms: "Idle timeout (streams)",
+  max_duration_ms: "Longest stream (0: no limit)",
 };
 
 /** Provider connections: create and edit (credentials write-only), test with a real call, delete. */
@@ -196,6 +204,42 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
           <TextAreaField label="Upstream model names" value={values.upstream_model_names} onChange={(value) => form.set("upstream_model_names", value)} error={form.errorFor("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
           <TextAreaField label="Extra headers" value={values.headers} onChange={(value) => form.set("headers", value)} error={form.errorFor("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
         </>
+      ) : null}
+      {values.kind !== "demo" ? (
+        <details>
+          <summary>Advanced: timeouts and provider quirks</summary>
+          <div className="stack" style={{ marginTop: "0.75rem" }}>
+            <div className="form-row">
+              {timeoutNames.map((name) => (
+                <TextField
+                  key={name}
+                  label={timeoutLabels[name]}
+                  type="number"
+                  value={values.timeouts[name]}
+                  onChange={(value) => form.update((current) => ({ ...current, timeouts: { ...current.timeouts, [name]: value } }))}
+                  error={form.errors[`timeouts.${name}`]}
+                  hint="ms; empty: the gateway's setting"
+                />
+              ))}
+            </div>
+            {values.kind === "openai" ? (
+              <SelectField
+                label="Log-probabilities"
+                value={values.logprobs}
+                onChange={(value) => form.set("logprobs", value as ConnectionFormValues["logprobs"])}
+                error={form.errors.logprobs}
+                options={[
+                  { value: "", label: "Measure them when the provider offers them" },
+                  { value: "true", label: "The provider supports logprobs" },
+                  { value: "false", label: "The provider rejects logprobs (decisions use stated probabilities)" },
+                ]}
+              />
+            ) : null}
+            {values.kind === "anthropic" ? (
+              <TextField label="Default max tokens" type="number" value={values.default_max_tokens} onChange={(value) => form.set("default_max_tokens", value)} error={form.errors.default_max_tokens} hint="For translated requests without an output cap; empty: 4096" />
+            ) : null}
+          </div>
+        </details>
       ) : null}
       <CheckboxField label="Enabled" checked={values.enabled} onChange={(checked) => form.set("enabled", checked)} />
     </FormDialog>
