@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeUsageBatch, type UsageEventRecord } from "@gateway/db";
+import type { UsageEventRecord } from "@gateway/contracts";
+import { writeUsageBatch } from "@gateway/db";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
