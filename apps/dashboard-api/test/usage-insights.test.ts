@@ -27,6 +27,7 @@ function event(overrides: Partial<UsageEventRecord>): UsageEventRecord {
     outputTokens: 5,
     cacheReadTokens: 0,
     cacheWriteTokens: 0,
+    reasoningTokens: 0,
     costMicros: 1_000_000,
     budgetOutcome: null,
     latencyMs: 20,

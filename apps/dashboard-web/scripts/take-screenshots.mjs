@@ -169,6 +169,7 @@ try {
         outputTokens: failed ? 0 : outputTokens,
         cacheReadTokens: 0,
         cacheWriteTokens: 0,
+        reasoningTokens: 0,
         costMicros: failed ? 0 : Math.ceil(inputTokens * chosen.input + outputTokens * chosen.output),
         budgetOutcome: null,
         latencyMs: latency,
