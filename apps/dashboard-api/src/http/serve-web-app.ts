@@ -10,13 +10,14 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 const apiPathPattern = /^\/(?:api|v1)(?:\/|$)|^\/openapi\.json$|^\/healthz$/;
 
 /**
- * The web app's security headers: its own scripts only (the build emits no inline script), no
- * framing, same-origin API calls only. Inline styles stay allowed for the chart library's SVG.
+ * The web app's security headers: its own scripts and styles only (the build emits no inline
+ * script or style element; React sets style properties through the CSSOM, which CSP allows), no
+ * eval, no framing, same-origin API calls only.
  */
 export const webAppContentSecurityPolicy = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",
@@ -49,7 +50,6 @@ export function defaultWebAppRoot(): string {
 export function createWebAppMiddleware(root: string): RequestHandler | null {
   const indexPath = path.join(root, "index.html");
   if (!existsSync(indexPath)) return null;
-  const indexHtml = readFileSync(indexPath);
   const files = express.static(root, {
     index: false,
     redirect: false,
@@ -59,7 +59,15 @@ export function createWebAppMiddleware(root: string): RequestHandler | null {
       response.setHeader("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
     },
   });
-  const sendIndex = (response: Response) => {
+  const sendIndex = (response: Response, next: NextFunction) => {
+    // Read per request (about 1 kB): a rebuilt web app is served without a restart.
+    let indexHtml: Buffer;
+    try {
+      indexHtml = readFileSync(indexPath);
+    } catch {
+      next();
+      return;
+    }
     response.setHeader("content-type", "text/html; charset=utf-8");
     response.setHeader("cache-control", "no-cache");
     response.setHeader("content-security-policy", webAppContentSecurityPolicy);
@@ -74,13 +82,13 @@ export function createWebAppMiddleware(root: string): RequestHandler | null {
       return;
     }
     if (request.path === "/" || request.path === "/index.html") {
-      sendIndex(response);
+      sendIndex(response, next);
       return;
     }
     files(request, response, () => {
       // A missing file (a name with an extension) stays a 404; anything else is a client-side route.
       if (path.posix.basename(request.path).includes(".")) next();
-      else sendIndex(response);
+      else sendIndex(response, next);
     });
   };
 }

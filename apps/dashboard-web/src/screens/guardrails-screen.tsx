@@ -65,6 +65,7 @@ export function GuardrailsScreen() {
   const [editing, setEditing] = useState<{ policy: Policy; index: number | null } | null>(null);
   const [removing, setRemoving] = useState<{ policy: Policy; index: number } | null>(null);
   const save = useApiMutation({
+    // The rules are the policy's own (as the API answered them) minus the removed one; the API validates them again.
     mutationFn: (input: { policy: Policy; rules: GuardrailRule[] }) =>
       callApi(dashboardClient.PATCH("/api/policies/{policy_id}", { params: { path: { policy_id: input.policy.id } }, body: { guardrails: { ...(input.policy.guardrails as object), rules: input.rules as never } } })),
     invalidate: [["policies"]],

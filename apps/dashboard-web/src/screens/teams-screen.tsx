@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Team } from "../api/api-types.js";
+import type { Role, Team } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
@@ -96,7 +96,7 @@ function TeamMembers(props: { team: Team }) {
   const [role, setRole] = useState("");
   const invalidate = [["teams"]] as const;
   const add = useApiMutation({
-    mutationFn: () => callApi(dashboardClient.PUT("/api/teams/{team_id}/members/{user_id}", { params: { path: { team_id: props.team.id, user_id: userId } }, body: { role: (role || null) as never } })),
+    mutationFn: () => callApi(dashboardClient.PUT("/api/teams/{team_id}/members/{user_id}", { params: { path: { team_id: props.team.id, user_id: userId } }, body: { role: role === "" ? null : (role as Role) } })),
     invalidate,
     onSuccess: () => setUserId(""),
   });
