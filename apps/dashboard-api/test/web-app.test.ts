@@ -25,7 +25,8 @@ describe("the web app at / beside the API", () => {
       expect(response.text, page).toBe(build.indexHtml);
       expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
       expect(response.headers.get("cache-control")).toBe("no-cache");
-      expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
+      expect(response.headers.get("content-security-policy")).toContain("script-src 'self';");
+      expect(response.headers.get("content-security-policy")).toContain("style-src 'self';");
       expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
       expect(response.headers.get("referrer-policy")).toBe("no-referrer");
       expect(response.headers.get("x-request-id")).toMatch(/^req_/);
