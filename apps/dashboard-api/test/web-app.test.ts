@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +34,16 @@ describe("the web app at / beside the API", () => {
     const head = await harness.request("HEAD", "/projects");
     expect(head.status).toBe(200);
     expect(head.text).toBe("");
+  });
+
+  it("serves a rebuilt index.html without a restart", async () => {
+    const rebuilt = build.indexHtml.replace("index-Ab12Cd34.js", "index-Ef56Gh78.js");
+    writeFileSync(path.join(build.root, "index.html"), rebuilt);
+    try {
+      expect((await harness.request("GET", "/members")).text).toBe(rebuilt);
+    } finally {
+      writeFileSync(path.join(build.root, "index.html"), build.indexHtml);
+    }
   });
 
   it("serves hashed assets with a long immutable cache, and 404s a missing file", async () => {

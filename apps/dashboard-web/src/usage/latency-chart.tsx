@@ -37,9 +37,9 @@ export function LatencyChart(props: { points: readonly UsageSeriesPoint[]; bucke
               labelFormatter={(value) => props.formatBucket(String(value))}
             />
             <Legend />
-            <Line yAxisId="latency" type="monotone" dataKey="p50" name="Median latency" stroke="#2f5bea" dot={false} connectNulls isAnimationActive={false} />
-            <Line yAxisId="latency" type="monotone" dataKey="p95" name="95th percentile" stroke="#e69f00" dot={false} connectNulls isAnimationActive={false} />
-            <Line yAxisId="errors" type="monotone" dataKey="errorRate" name="Error rate" stroke="#c62f3b" dot={false} connectNulls isAnimationActive={false} />
+            <Line yAxisId="latency" type="linear" dataKey="p50" name="Median latency" stroke="#2f5bea" dot={false} connectNulls isAnimationActive={false} />
+            <Line yAxisId="latency" type="linear" dataKey="p95" name="95th percentile" stroke="#e69f00" dot={false} connectNulls isAnimationActive={false} />
+            <Line yAxisId="errors" type="linear" dataKey="errorRate" name="Error rate" stroke="#c62f3b" dot={false} connectNulls isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>
       </div>
