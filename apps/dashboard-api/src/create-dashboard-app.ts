@@ -11,7 +11,7 @@ import { createMailer, type Mailer } from "./email/create-mailer.js";
 import { sendDashboardError } from "./http/send-dashboard-error.js";
 import { createWebAppMiddleware } from "./http/serve-web-app.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
-import type { PlaygroundRunner } from "./playground/playground-runner.js";
+import type { PlaygroundRunner } from "@gateway/pipeline";
 import { createApiKeyRoutes } from "./resources/api-key-routes.js";
 import { createAuditRoutes } from "./resources/audit-routes.js";
 import { createBudgetRoutes } from "./resources/budget-routes.js";

@@ -21,7 +21,7 @@ export type { OpenApiDocument } from "./openapi/build-openapi-document.js";
 export { deliverNotification } from "./resources/notification-channel-routes.js";
 export type { NotificationEvent } from "./resources/notification-channel-routes.js";
 export type { DashboardRoute, RouteAccess, RouteMethod } from "./routing/dashboard-route.js";
-export type { PlaygroundRunner, PlaygroundChatInput, PlaygroundResult, PlaygroundSseEvent } from "./playground/playground-runner.js";
+export type { PlaygroundRunner, PlaygroundChatInput, PlaygroundResult } from "@gateway/pipeline";
 export type { SecretCipher } from "./services/dashboard-services.js";
 export { isControlPlaneAction } from "./services/control-plane-announcer.js";
 export type { ControlPlaneChange } from "./services/control-plane-announcer.js";

@@ -4,7 +4,7 @@ import { createDatabase, loadSecretBoxFromEnvironment, type DatabaseClient, type
 import { createDashboardApp, type DashboardApp, type DashboardThrottleSettings } from "./create-dashboard-app.js";
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
-import type { PlaygroundRunner } from "./playground/playground-runner.js";
+import type { PlaygroundRunner } from "@gateway/pipeline";
 import type { ControlPlaneChange } from "./services/control-plane-announcer.js";
 import type { SecretCipher } from "./services/dashboard-services.js";
 import { Redis } from "ioredis";

@@ -6,7 +6,7 @@ import { createSecretBox, loadControlPlaneSnapshot, readControlPlaneVersion } fr
 import { GatewayError } from "@gateway/errors";
 import { type SnapshotHolder, type UsageQueue, createAdapterRegistry, createPlaygroundRunner, createSnapshotHolder, createUsageQueue } from "@gateway/pipeline";
 import { createHttpTransport } from "@gateway/provider-adapters";
-import type { PlaygroundChatInput, PlaygroundRunner } from "../src/playground/playground-runner.js";
+import type { PlaygroundChatInput, PlaygroundRunner } from "@gateway/pipeline";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
 describe("playground without a pipeline in the process", () => {

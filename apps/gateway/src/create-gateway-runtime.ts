@@ -1,13 +1,10 @@
 import {
   type AdmissionController,
-  type AdmitInput,
   type BudgetThresholdCrossing,
   createAdmissionController,
   createMemoryStore,
   createRedisStore,
-  periodWindow,
 } from "@gateway/budget";
-import { GatewayError } from "@gateway/errors";
 import {
   type CompiledSnapshot,
   type ControlPlaneChangeChannel,
@@ -15,28 +12,25 @@ import {
   type DeliveryDispatcher,
   type DeliveryReport,
   type DeliveryTargets,
+  type PlaygroundRunner,
   type SnapshotHolder,
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
-  createBudgetExceededEvent,
   createBudgetThresholdEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
   createNotificationGate,
-  createRateLimitExceededEvent,
+  createPlaygroundRunner as createPipelinePlaygroundRunner,
   createRedisAffinityStore,
   createSnapshotHolder,
   createUsageQueue,
+  notifyAdmissionRefusals,
 } from "@gateway/pipeline";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
-import type { Express } from "express";
 import { Redis } from "ioredis";
-import { createGatewayApp } from "./create-gateway-app.js";
-// Playground runner (issue 5): the dashboard's chat entry into this runtime's pipeline.
-import { type PlaygroundRunner, createPlaygroundRunner as createPipelinePlaygroundRunner } from "@gateway/pipeline";
-import { gatewayPipelineDependencies } from "./create-gateway-app.js";
+import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 
 /** Minimal logger: errors and notices (never secrets). */
@@ -71,16 +65,24 @@ export interface GatewayRuntimeOptions {
         | "deliveryMaxAttempts"
         | "deliveryQueueSize"
         | "deliveryRefreshMs"
+        | "streamFirstByteTimeoutMs"
+        | "streamIdleTimeoutMs"
+        | "streamMaxDurationMs"
       >
     >;
   logger?: GatewayLogger;
   /** Told about every finished background delivery (the server records `last_delivery_*`). */
   onDeliveryReport?: (report: DeliveryReport) => void;
+  /** Steps run for every request before routing (metrics, logs). */
+  hooks?: readonly GatewayRequestHook[];
 }
 
-/** A wired gateway: the Express app and the parts that need closing. */
+/** A wired gateway: its request listener and the parts that need closing. */
 export interface GatewayRuntime {
-  app: Express;
+  /** The gateway's request listener: serve it with `http.createServer(runtime.handler)`. */
+  handler: GatewayHandler;
+  /** What the pipeline runs on (for another entry over the same runtime, e.g. with request hooks). */
+  dependencies: GatewayAppDependencies;
   snapshots: SnapshotHolder;
   usageQueue: UsageQueue;
   transport: HttpTransport;
@@ -106,7 +108,7 @@ export interface GatewayRuntime {
 /**
  * Wires the data plane: snapshot holder (loaded before this resolves), usage queue, pooled
  * transport, adapters, admission controller (Redis counters when `redisUrl` is set, else
- * in-process memory) and the Express app.
+ * in-process memory) and the request listener.
  */
 export async function createGatewayRuntime(options: GatewayRuntimeOptions): Promise<GatewayRuntime> {
   const { settings } = options;
@@ -192,7 +194,13 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         error,
       ),
   });
-  const transport = createHttpTransport({ connectTimeoutMs: settings.upstreamConnectTimeoutMs });
+  const transport = createHttpTransport({
+    connectTimeoutMs: settings.upstreamConnectTimeoutMs,
+    totalTimeoutMs: settings.upstreamTimeoutMs,
+    firstByteTimeoutMs: settings.streamFirstByteTimeoutMs,
+    idleTimeoutMs: settings.streamIdleTimeoutMs,
+    maxStreamDurationMs: settings.streamMaxDurationMs,
+  });
   const store = redis === undefined ? createMemoryStore() : createRedisStore({ redis, keyPrefix });
   const controller = createAdmissionController({
     store,
@@ -202,7 +210,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
   });
-  const admission = notifyingRejections(controller, {
+  const admission = notifyAdmissionRefusals(controller, {
     gate: createNotificationGate({ redis: redis ?? null, keyPrefix }),
     notify: (organizationId, event) => delivery.notify(organizationId, event),
   });
@@ -216,7 +224,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     const organizationId = organizationOfBudget(snapshots.current(), crossing.budgetId);
     if (organizationId !== null) delivery.notify(organizationId, createBudgetThresholdEvent(crossing));
   };
-  const app = createGatewayApp({
+  const dependencies: GatewayAppDependencies = {
     snapshots,
     usage,
     adapters: createAdapterRegistry({ transport }),
@@ -232,12 +240,12 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
           }),
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
-    upstreamTimeoutMs: settings.upstreamTimeoutMs,
     bodyLimitBytes: settings.bodyLimitBytes,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
-  });
+  };
   return {
-    app,
+    handler: createGatewayHandler(dependencies, { hooks: options.hooks ?? [] }),
+    dependencies,
     snapshots,
     usageQueue,
     transport,
@@ -248,8 +256,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       changes?.announce(null);
     },
     refreshDeliveryTargets,
-    createPlaygroundRunner: () =>
-      createPipelinePlaygroundRunner(gatewayPipelineDependencies(app), { refreshSnapshot: async () => void (await snapshots.refresh()) }),
+    createPlaygroundRunner: () => createPipelinePlaygroundRunner(dependencies, { refreshSnapshot: async () => void (await snapshots.refresh()) }),
     async close(closeOptions = {}) {
       clearInterval(deliveryRefreshTimer);
       await snapshots.stop();
@@ -268,73 +275,6 @@ function organizationOfBudget(snapshot: CompiledSnapshot, budgetId: string): str
     if (budgets.some((budget) => budget.id === budgetId)) return organizationId;
   }
   return null;
-}
-
-/**
- * Wraps the admission controller so that refusals raise a notification event: `budget.exceeded`
- * once per hard budget and period, `rate_limit.exceeded` once per limit and window (at least a
- * minute), across instances when Redis is shared. Never delays or changes the refusal.
- */
-function notifyingRejections(
-  controller: AdmissionController,
-  options: {
-    gate: ReturnType<typeof createNotificationGate>;
-    notify: (organizationId: string, event: ReturnType<typeof createBudgetExceededEvent>) => void;
-  },
-): AdmissionController {
-  const observe = (input: AdmitInput, thrown: unknown) => {
-    if (!GatewayError.isInstance(thrown)) return;
-    const details = (thrown.details ?? {}) as Record<string, unknown>;
-    const text = (value: unknown) => (typeof value === "string" ? value : null);
-    if (thrown.code === "hard_budget_exceeded") {
-      const budgetId = text(details.budget_id);
-      if (budgetId === null) return;
-      const budget = input.budgets.find((candidate) => candidate.id === budgetId);
-      const now = Date.now();
-      const endsAt = budget ? periodWindow(budget.period, now).endsAt : null;
-      const ttlSeconds = endsAt === null ? 30 * 86_400 : Math.max(60, (Number(endsAt) - now) / 1000);
-      const periodKey = text(details.period_key);
-      void options.gate.firstTime(`budget.exceeded:${budgetId}:${periodKey ?? ""}`, ttlSeconds).then((first) => {
-        if (first) {
-          options.notify(
-            input.organizationId,
-            createBudgetExceededEvent({ budgetId, budgetName: budget?.name ?? null, scope: text(details.scope), periodKey }),
-          );
-        }
-      });
-    } else if (thrown.code === "gateway_rate_limit_exceeded") {
-      const limitId = text(details.limit_id);
-      if (limitId === null) return;
-      const limit = input.rateLimits.find((candidate) => candidate.id === limitId);
-      const ttlSeconds = Math.max(60, limit?.windowSeconds ?? 60);
-      void options.gate.firstTime(`rate_limit.exceeded:${limitId}`, ttlSeconds).then((first) => {
-        if (first) {
-          options.notify(
-            input.organizationId,
-            createRateLimitExceededEvent({
-              limitId,
-              scope: text(details.scope),
-              kind: text(details.kind),
-              retryAfterSeconds: typeof thrown.retryAfter === "number" ? thrown.retryAfter : null,
-            }),
-          );
-        }
-      });
-    }
-  };
-  return {
-    ...controller,
-    admit: (input) =>
-      controller.admit(input).catch((thrown: unknown) => {
-        observe(input, thrown);
-        throw thrown;
-      }),
-    admitDecision: (input) =>
-      controller.admitDecision(input).catch((thrown: unknown) => {
-        observe({ ...input, isDecision: true }, thrown);
-        throw thrown;
-      }),
-  };
 }
 
 const silentLogger: GatewayLogger = { info: () => undefined, error: () => undefined };

@@ -22,6 +22,9 @@ const settingsSchema = z.object({
   GATEWAY_REQUEST_TIMEOUT_MS: integer(1).default(600_000),
   GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS: integer(1).default(10_000),
+  GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS: integer(1).default(300_000),
+  GATEWAY_STREAM_IDLE_TIMEOUT_MS: integer(1).default(120_000),
+  GATEWAY_STREAM_MAX_DURATION_MS: integer(0).default(0),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
   GATEWAY_POSTGRES_LISTEN: z.enum(["on", "off"]).default("on"),
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
@@ -63,9 +66,17 @@ export interface GatewaySettings {
   /** How often destinations and channels are reloaded (also after every snapshot reload). */
   deliveryRefreshMs: number;
   bodyLimitBytes: number;
+  /** The gateway's deadline per request until its answer starts (a stream is then bounded by the stream timeouts). */
   requestTimeoutMs: number;
+  /** JSON provider calls: the whole upstream call (a connection's `timeouts.totalMs` overrides it). */
   upstreamTimeoutMs: number;
   upstreamConnectTimeoutMs: number;
+  /** Streams: from the upstream request until its first bytes (reasoning models think first). */
+  streamFirstByteTimeoutMs: number;
+  /** Streams: the longest upstream silence once the stream flows. */
+  streamIdleTimeoutMs: number;
+  /** Streams: the longest whole stream; 0 means no limit. */
+  streamMaxDurationMs: number;
   snapshotPollMs: number;
   /** PostgreSQL: LISTEN for control-plane changes (`GATEWAY_POSTGRES_LISTEN=off` behind a transaction-pooling proxy). */
   postgresListen: boolean;
@@ -118,6 +129,9 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     requestTimeoutMs: values.GATEWAY_REQUEST_TIMEOUT_MS,
     upstreamTimeoutMs: values.GATEWAY_UPSTREAM_TIMEOUT_MS,
     upstreamConnectTimeoutMs: values.GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS,
+    streamFirstByteTimeoutMs: values.GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS,
+    streamIdleTimeoutMs: values.GATEWAY_STREAM_IDLE_TIMEOUT_MS,
+    streamMaxDurationMs: values.GATEWAY_STREAM_MAX_DURATION_MS,
     snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
     postgresListen: values.GATEWAY_POSTGRES_LISTEN === "on",
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,

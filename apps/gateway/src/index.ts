@@ -1,5 +1,5 @@
-export { createGatewayApp } from "./create-gateway-app.js";
-export type { GatewayAppDependencies } from "./create-gateway-app.js";
+export { createGatewayHandler } from "./create-gateway-handler.js";
+export type { GatewayAppDependencies, GatewayHandler, GatewayRequestContext, GatewayRequestHook } from "./create-gateway-handler.js";
 export { createGatewayRuntime } from "./create-gateway-runtime.js";
 export type { GatewayLogger, GatewayRuntime, GatewayRuntimeOptions } from "./create-gateway-runtime.js";
 export { startGateway } from "./start-gateway.js";

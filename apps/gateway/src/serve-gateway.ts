@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type SecretBox,
@@ -76,7 +76,8 @@ export async function serveGateway<D extends ServableDatabase>(
       },
       logger,
     });
-    const server = runtime.app.listen(settings.port, settings.host);
+    const server = createServer(runtime.handler);
+    server.listen(settings.port, settings.host);
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
       server.once("error", reject);

@@ -77,7 +77,7 @@ beforeAll(async () => {
     },
     onDeliveryReport: (report) => reports.push(report),
   });
-  const server = runtime.app.listen(0, "127.0.0.1");
+  const server = createServer(runtime.handler).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   closeServer = () => {

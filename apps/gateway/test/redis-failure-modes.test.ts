@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import type { ControlPlaneSnapshot } from "@gateway/contracts";
 import type { AddressInfo } from "node:net";
 
@@ -32,7 +33,7 @@ async function startWithRedisDown(snapshot: ControlPlaneSnapshot, failureModes: 
       ...(failureModes.rateLimits ? { redisFailureModeRateLimits: failureModes.rateLimits } : {}),
     },
   });
-  const server = runtime.app.listen(0, "127.0.0.1");
+  const server = createServer(runtime.handler).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   closers.push(async () => {
     server.closeAllConnections();

@@ -70,7 +70,7 @@ describe("checkDecisionResponse", () => {
     const error = rejection(response);
     expect(error.code).toBe("upstream_error");
     expect(error.status).toBe(502);
-    expect(error.details?.retryable).toBe(false);
+    expect(error.retryable).toBe(false);
     expect(problems(error)).toEqual([{ path: "answers.tone", problem: "missing_answer" }]);
     expect(error.message).toContain("answers.tone");
   });

@@ -36,7 +36,7 @@ const maxListedIssues = 20;
  * or the rubric's `[min key, max key]`).
  *
  * Returns the response typed, or throws `upstream_error` whose `details.issues` names every
- * problem by path (values from the answers are not echoed). `details.retryable` is `false`.
+ * problem by path (values from the answers are not echoed). It is not `retryable`.
  */
 export function checkDecisionResponse(request: DecisionRequest, response: unknown): DecisionResponse {
   const parsed = decisionResponseSchema.safeParse(response);
@@ -127,7 +127,7 @@ function responseError(issues: DecisionResponseIssue[], cause?: unknown): Gatewa
   const first = issues[0];
   return new GatewayError("upstream_error", {
     message: `The provider's decision response is invalid${first ? `: ${first.message}` : "."}`,
-    details: { retryable: false, issueCount: issues.length, issues: issues.slice(0, maxListedIssues) },
+    retryable: false, details: { issueCount: issues.length, issues: issues.slice(0, maxListedIssues) },
     cause,
   });
 }

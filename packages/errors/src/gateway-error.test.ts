@@ -119,6 +119,14 @@ describe("renderers", () => {
     });
   });
 
+  it("never renders the routing hint: an upstream failure's body holds only caller-safe details", () => {
+    const upstream = new GatewayError("upstream_error", { message: "The provider failed.", retryable: true, details: { provider: "openai-main" } });
+    expect(upstream.retryable).toBe(true);
+    const rendered = JSON.stringify([renderGatewayErrorBody(upstream, "req_1"), renderAnthropicErrorBody(upstream, "req_1"), renderDashboardErrorBody(upstream)]);
+    expect(rendered).not.toContain("retryable");
+    expect(renderGatewayErrorBody(upstream).error.details).toEqual({ provider: "openai-main" });
+  });
+
   it("renders the Anthropic body with Anthropic's type names per status", () => {
     expect(renderAnthropicErrorBody(error, "req_abc")).toEqual({
       type: "error",

@@ -16,6 +16,11 @@ export interface GatewayErrorOptions {
   cause?: unknown;
   /** For 429s: seconds (number) or an HTTP date / provider value (string), sent as `Retry-After`. */
   retryAfter?: number | string;
+  /**
+   * Routing hint, never rendered: whether another attempt (the same target again, or the
+   * next target of a route) may succeed. Unset: decided from the status.
+   */
+  retryable?: boolean;
 }
 
 /**
@@ -29,6 +34,8 @@ export class GatewayError extends Error {
   readonly details: Record<string, unknown> | null;
   readonly type: string | undefined;
   readonly retryAfter: number | string | undefined;
+  /** Routing hint for retries and fallbacks; internal, never part of an error body. */
+  readonly retryable: boolean | undefined;
 
   constructor(code: ErrorCode, options: GatewayErrorOptions = {}) {
     super(options.message ?? defaultMessage(code), options.cause === undefined ? undefined : { cause: options.cause });
@@ -39,6 +46,7 @@ export class GatewayError extends Error {
     this.details = options.details ?? null;
     this.type = options.type;
     this.retryAfter = options.retryAfter;
+    this.retryable = options.retryable;
     Object.defineProperty(this, gatewayErrorMarker, { value: true });
   }
 
@@ -64,11 +72,13 @@ export class ProviderPassthroughError extends GatewayError {
     payload: unknown;
     retryAfter?: number | string;
     details?: Record<string, unknown>;
+    retryable?: boolean;
     cause?: unknown;
   }) {
     super("upstream_error", {
       message: `The provider answered with status ${options.status}.`,
       retryAfter: options.retryAfter,
+      retryable: options.retryable,
       details: options.details,
       cause: options.cause,
     });

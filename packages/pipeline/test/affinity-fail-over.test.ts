@@ -29,7 +29,7 @@ describe("session affinity across retries and fallbacks", () => {
       affinityStore,
       call: async (candidate) => {
         tried.push(candidate.connection.name);
-        if (candidate.connection.name === "a") throw new GatewayError("upstream_error", { details: { retryable: true } });
+        if (candidate.connection.name === "a") throw new GatewayError("upstream_error", { retryable: true });
         return "answer";
       },
     });
@@ -49,7 +49,7 @@ describe("session affinity across retries and fallbacks", () => {
         affinityStore,
         call: async (candidate) => {
           tried.push(candidate.connection.name);
-          throw new GatewayError("invalid_request", { details: { retryable: false } });
+          throw new GatewayError("invalid_request", { retryable: false });
         },
       }),
     ).rejects.toMatchObject({ code: "invalid_request" });

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { isRetryableError } from "./is-retryable-error.js";
 
 describe("isRetryableError", () => {
-  it("follows details.retryable when the adapter sets it", () => {
-    expect(isRetryableError(new GatewayError("upstream_error", { details: { retryable: false } }))).toBe(false);
-    expect(isRetryableError(new GatewayError("invalid_request", { details: { retryable: true } }))).toBe(true);
+  it("follows the retryable hint when the adapter sets it", () => {
+    expect(isRetryableError(new GatewayError("upstream_error", { retryable: false }))).toBe(false);
+    expect(isRetryableError(new GatewayError("invalid_request", { retryable: true }))).toBe(true);
   });
 
   it("retries 429 and 5xx from upstream, not the gateway's own outcomes or 4xx", () => {

@@ -18,7 +18,7 @@ const neverRetried = new Set(["client_cancelled", "request_timeout", "internal_e
 
 /**
  * Whether a failed attempt may be retried or fall back to the next target:
- * a `GatewayError` with `details.retryable` says so itself; otherwise 429 and 5xx statuses
+ * a `GatewayError` with `retryable` set says so itself; otherwise 429 and 5xx statuses
  * (502, 503, 504, a native provider's own 5xx) are retryable, except the gateway's own
  * outcomes (`client_cancelled`, `request_timeout`, `internal_error`, gateway rate limits).
  * Plain errors are retryable when they (or their `cause`) are connect failures
@@ -26,8 +26,7 @@ const neverRetried = new Set(["client_cancelled", "request_timeout", "internal_e
  */
 export function isRetryableError(error: unknown): boolean {
   if (GatewayError.isInstance(error)) {
-    const retryable = error.details?.retryable;
-    if (typeof retryable === "boolean") return retryable;
+    if (error.retryable !== undefined) return error.retryable;
     if (neverRetried.has(error.code)) return false;
     return error.status === 429 || error.status >= 500;
   }

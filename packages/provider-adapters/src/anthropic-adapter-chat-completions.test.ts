@@ -6,7 +6,9 @@ import { anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
 import { createProviderAdapter } from "./create-provider-adapter.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransport } from "./http-transport.js";
-import type { ProviderResult, AdapterConnection, SseEvent } from "./provider-adapter.js";
+import type { AdapterConnection, ProviderResult } from "./provider-adapter.js";
+import type { SseEvent } from "./stream/sse-event.js";
+import { renderStreamResult } from "../test/render-stream-result.js";
 
 // OpenAI chat completions format in, Anthropic Messages API upstream (translated direction).
 
@@ -19,6 +21,9 @@ afterEach(async () => {
   transport = undefined;
   upstream = undefined;
 });
+
+/** The OpenAI-format caller of these translated streams. */
+const chatCaller = { to: "openai-chat", model: "anthropic-test/anthropic/claude-test" } as const;
 
 async function setup(handler: FakeHandler, extra: Partial<AdapterConnection> = {}) {
   upstream = await startFakeUpstream(handler);
@@ -154,6 +159,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
         prompt_tokens_details: { cached_tokens: 2000, cache_write_tokens: 300 },
       },
     });
+    if (result.kind !== "json") throw new Error("expected JSON");
     expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cacheReadTokens: 2000, cacheWriteTokens: 300, reasoningTokens: 0 });
   });
 
@@ -220,9 +226,9 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
   it("refuses a field it cannot translate before calling upstream (unsupported_feature naming it, retryable for fallback)", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 500, {}));
     const error = await rejectionOf(adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], seed: 3 }, target, callContext()));
-    expect(error).toMatchObject({ code: "unsupported_feature", status: 400, param: "seed", details: { retryable: true, provider: "anthropic-test" } });
+    expect(error).toMatchObject({ code: "unsupported_feature", status: 400, param: "seed", retryable: true, details: { provider: "anthropic-test" } });
     const malformed = await rejectionOf(adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], max_tokens: 0 }, target, callContext()));
-    expect(malformed).toMatchObject({ code: "invalid_request", param: "max_tokens", details: { retryable: false } });
+    expect(malformed).toMatchObject({ code: "invalid_request", param: "max_tokens", retryable: false });
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -232,7 +238,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
     );
     for (const stream of [false, true]) {
       const error = await rejectionOf(adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream }, target, callContext()));
-      expect(error).toMatchObject({ code: "upstream_rate_limited", retryAfter: "12", details: { retryable: true } });
+      expect(error).toMatchObject({ code: "upstream_rate_limited", retryAfter: "12", retryable: true });
     }
   });
 });
@@ -255,7 +261,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     expect(received.headers.accept).toBe("text/event-stream");
     expect(received.body).toEqual({ model: "anthropic/claude-test", max_tokens: 4096, messages: [{ role: "user", content: "Hi" }], stream: true });
 
-    const chunks = chunksOf(await collect(result.events));
+    const chunks = chunksOf(await collect(renderStreamResult(result, { ...chatCaller, includeUsage: true }).events));
     expect(chunks.map((chunk) => chunk.choices[0]?.delta)).toEqual([
       { role: "assistant", content: "", refusal: null },
       { content: "Hel" },
@@ -269,7 +275,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       choices: [],
       usage: { prompt_tokens: 135, completion_tokens: 15, total_tokens: 150, prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 10 } },
     });
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
+    expect(renderStreamResult(result, chatCaller).usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("without include_usage sends no usage chunk but still reports usage for billing", async () => {
@@ -279,9 +285,9 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       response.end();
     });
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
-    const chunks = chunksOf(await collect(result.events));
+    const chunks = chunksOf(await collect(renderStreamResult(result, chatCaller).events));
     expect(chunks.every((chunk) => chunk.choices.length === 1 && !("usage" in chunk))).toBe(true);
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
+    expect(renderStreamResult(result, chatCaller).usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("streams parallel tool calls with tool-call indexes, and '{}' for a call without argument fragments", async () => {
@@ -306,7 +312,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       response.end();
     });
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Both?" }], stream: true }, target, callContext()));
-    const chunks = chunksOf(await collect(result.events));
+    const chunks = chunksOf(await collect(renderStreamResult(result, chatCaller).events));
     const calls: Record<number, { id?: string; name?: string; arguments: string }> = {};
     for (const chunk of chunks) {
       for (const fragment of chunk.choices[0]?.delta?.tool_calls ?? []) {
@@ -326,7 +332,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     });
     expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content).filter(Boolean)).toEqual(["Checking."]);
     expect(chunks.at(-1).choices[0].finish_reason).toBe("tool_calls");
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 40, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
+    expect(renderStreamResult(result, chatCaller).usage()).toEqual({ inputTokens: 25, outputTokens: 40, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("an in-stream error event ends the output with a final data: {error} and no [DONE]", async () => {
@@ -341,14 +347,14 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       response.end();
     });
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
-    const events = await collect(result.events);
+    const events = await collect(renderStreamResult(result, chatCaller).events);
     expect(events.some((event) => event.data === "[DONE]")).toBe(false);
     const last = JSON.parse(events.at(-1)!.data);
     expect(last).toMatchObject({ error: { code: "service_unavailable", type: "service_unavailable_error" }, request_id: "req_test" });
     expect(last.error.message).toContain("Overloaded");
     expect(JSON.parse(events.at(-2)!.data).choices[0].delta.content).toBe("Partial answer");
-    // Input as reported by message_start; output at least the streamed text ("Partial answer" = 14 characters / 4).
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 4, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
+    // What the provider reported before it failed (message_start); the pipeline bills at least the streamed text.
+    expect(renderStreamResult(result, chatCaller).usage()).toEqual({ inputTokens: 25, outputTokens: 1, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("a connection that drops mid-stream ends with an error chunk, not a thrown error", async () => {
@@ -358,7 +364,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       setTimeout(() => response.socket?.destroy(), 20);
     });
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
-    const events = await collect(result.events);
+    const events = await collect(renderStreamResult(result, chatCaller).events);
     expect(JSON.parse(events[0]!.data).choices[0].delta.role).toBe("assistant");
     expect(JSON.parse(events.at(-1)!.data).error.code).toBe("upstream_error");
   });
@@ -374,7 +380,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       };
     });
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
-    const iterator = result.events[Symbol.asyncIterator]();
+    const iterator = renderStreamResult(result, chatCaller).events[Symbol.asyncIterator]();
     expect(JSON.parse((await iterator.next()).value.data).choices[0].delta.role).toBe("assistant");
     expect(JSON.parse((await iterator.next()).value.data).choices[0].delta.content).toBe("Hel");
     expect(finish).toBeDefined();
@@ -384,7 +390,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     expect(rest.at(-1)).toEqual({ data: "[DONE]" });
   });
 
-  it("a consumer that stops early closes the upstream socket, and usage() reflects what was consumed", async () => {
+  it("a consumer that stops early closes the upstream socket; the usage parts say what the provider reported", async () => {
     const longText = "The quick brown fox jumps over the lazy dog.";
     const { adapter, target, upstream } = await setup((_request, response) => {
       startStream(response);
@@ -397,17 +403,11 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     });
     const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const closed = upstream.requests[0]!.socketClosed;
-    for await (const event of result.events) {
+    for await (const event of renderStreamResult(result, chatCaller).events) {
       if (JSON.parse(event.data).choices[0]?.delta?.content === longText) break;
     }
     await closed;
-    expect(result.usage()).toEqual({
-      inputTokens: 25,
-      outputTokens: Math.ceil(longText.length / 4),
-      cacheReadTokens: 100,
-      cacheWriteTokens: 10,
-      reasoningTokens: 0,
-    });
+    expect(renderStreamResult(result, chatCaller).usage()).toEqual({ inputTokens: 25, outputTokens: 1, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("a caller abort mid-stream rejects with client_cancelled (no error chunk) and closes the upstream socket", async () => {
@@ -419,13 +419,13 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     const result = asStream(
       await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext({ signal: controller.signal })),
     );
-    const iterator = result.events[Symbol.asyncIterator]();
+    const iterator = renderStreamResult(result, chatCaller).events[Symbol.asyncIterator]();
     await iterator.next();
     const closed = upstream.requests[0]!.socketClosed;
     const pending = iterator.next();
     controller.abort();
     expect(await rejectionOf(pending)).toMatchObject({ code: "client_cancelled" });
     await closed;
-    expect(result.usage()).toMatchObject({ inputTokens: 25, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
+    expect(renderStreamResult(result, chatCaller).usage()).toMatchObject({ inputTokens: 25, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 });

@@ -4,6 +4,7 @@ import type { FakeHandler, FakeUpstream } from "../test/fake-upstream.js";
 import { createProviderAdapter } from "./create-provider-adapter.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransport } from "./http-transport.js";
+import { renderStreamResult } from "../test/render-stream-result.js";
 
 let upstream: FakeUpstream | undefined;
 let transport: HttpTransport | undefined;
@@ -65,6 +66,7 @@ describe("anthropic adapter: native messages", () => {
     expect(received.headers["x-extra-header"]).toBe("extra-value");
     expect(received.body).toEqual({ ...body, model: "anthropic/claude-test" });
     expect(result).toMatchObject({ kind: "json", status: 200, body: message });
+    if (result.kind !== "json") throw new Error("expected JSON");
     expect(result.usage).toEqual({ inputTokens: 12, outputTokens: 5, cacheReadTokens: 2000, cacheWriteTokens: 300, reasoningTokens: 0 });
   });
 
@@ -88,7 +90,7 @@ describe("anthropic adapter: native messages", () => {
     });
     const result = await adapter.messages({ max_tokens: 5, stream: true, messages: [] }, target, callContext());
     if (result.kind !== "stream") throw new Error("expected a stream");
-    const events = await collect(result.events);
+    const events = await collect(renderStreamResult(result).events);
     expect(events.map((event) => event.event)).toEqual([
       "message_start",
       "content_block_start",
@@ -99,7 +101,7 @@ describe("anthropic adapter: native messages", () => {
       "message_stop",
     ]);
     expect(events.map((event) => `event: ${event.event}\ndata: ${event.data}\n\n`).join("")).toBe(sseText);
-    expect(result.usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
+    expect(renderStreamResult(result).usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
   });
 
   it("counts tokens natively", async () => {
@@ -126,12 +128,12 @@ describe("anthropic adapter: native messages", () => {
       message: "Number of request tokens has exceeded your rate limit",
     });
     status = 529;
-    expect(await rejectionOf(adapter.messages({ messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502, details: { retryable: true } });
+    expect(await rejectionOf(adapter.messages({ messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502, retryable: true });
     status = 400;
     expect(await rejectionOf(adapter.messages({ messages: [] }, target, callContext()))).toMatchObject({
       code: "invalid_request",
       message: "max_tokens: Field required",
-      details: { retryable: false },
+      retryable: false,
     });
   });
 

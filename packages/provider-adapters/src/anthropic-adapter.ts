@@ -1,29 +1,13 @@
-import { normalizeMessagesUsage, type MessagesUsage } from "./usage/messages-usage.js";
 import { createAnthropicStatedAsker } from "./decision/anthropic-decision-calls.js";
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
-import type { NormalizedUsage } from "@gateway/contracts";
-import type { ForwardableHeaders, ProviderAdapter, AdapterConnection, SseEvent } from "./provider-adapter.js";
-import { emptyUsage } from "./provider-adapter.js";
-import { translateUpstreamStream } from "./translate-upstream-stream.js";
-import {
-  convertAnthropicResponseToChat,
-  convertChatRequestToAnthropic,
-  createAnthropicToChatStream,
-  getJsonResponseToolName,
-  parseSseStream,
-} from "./translation/index.js";
-import {
-  baseUrlOf,
-  joinUrl,
-  lowerCaseKeys,
-  malformedAnswer,
-  postJson,
-  postStream,
-  promptLength,
-  translateOrThrow,
-  tryParseJson,
-} from "./upstream-call.js";
+import type { AdapterConnection, ForwardableHeaders, ProviderAdapter, ProviderCallContext, ProviderResult } from "./provider-adapter.js";
+import { type MessagesStreamDecoderOptions, createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
+import { decodeSseStream } from "./stream/decode-sse-stream.js";
+import { parseSseStream } from "./stream/parse-sse-stream.js";
+import { convertAnthropicResponseToChat, convertChatRequestToAnthropic, getJsonResponseToolName } from "./translation/index.js";
+import { baseUrlOf, joinUrl, lowerCaseKeys, malformedAnswer, postJson, postStream, translateOrThrow } from "./upstream-call.js";
+import { normalizeMessagesUsage } from "./usage/messages-usage.js";
 
 /** Default base URL of `anthropic` connections without one. */
 export const anthropicDefaultBaseUrl = "https://api.anthropic.com";
@@ -43,16 +27,17 @@ export const anthropicDefaultMaxTokens = 4096;
  * `anthropic-version` (the caller's, else 2023-06-01), the caller's `anthropic-beta` and the
  * connection's extra headers.
  *
- * - `messages` is native (JSON and SSE passthrough; usage from `message_start` and the
- *   cumulative `message_delta` usage, cache tokens included).
+ * - `messages` is native (JSON passthrough; a stream is decoded into typed parts once, as
+ *   `anthropic-messages` frames whose provider bytes the caller's renderer forwards; usage from
+ *   `message_start` and the cumulative `message_delta` usage, cache tokens included).
  * - `countTokens` is native (`POST /v1/messages/count_tokens`).
  * - `decide` is translated with a forced tool call that states a probability per option.
  * - `chatCompletions` (OpenAI format) is translated: the request with
  *   `convertChatRequestToAnthropic` (`max_tokens` defaults to the connection's
  *   `defaultMaxTokens`, else {@link anthropicDefaultMaxTokens}), the answer with
- *   `convertAnthropicResponseToChat` or, for streams, `createAnthropicToChatStream` (the
- *   caller's `stream_options.include_usage` decides the final usage chunk; an in-stream failure
- *   ends with a final `data: {"error":...}`). `model` in the answer is `target.qualifiedModel`.
+ *   `convertAnthropicResponseToChat`; a stream is returned as `anthropic-messages` frames (a
+ *   translated `response_format` tool decoded as text) for the caller's renderer to translate.
+ *   `model` in the answer is `target.qualifiedModel`.
  */
 export function createAnthropicAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -77,6 +62,30 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
   }
 
   const base = () => baseUrlOf(connection, anthropicDefaultBaseUrl);
+
+  /** POSTs a messages request with `stream: true` and decodes its events into typed parts. */
+  async function streamMessages(call: {
+    url: string;
+    headers: Record<string, string>;
+    body: Record<string, unknown>;
+    context: ProviderCallContext;
+    decoder?: MessagesStreamDecoderOptions;
+  }): Promise<ProviderResult> {
+    const response = await postStream({
+      transport,
+      connection,
+      url: call.url,
+      headers: { ...call.headers, accept: "text/event-stream" },
+      body: call.body,
+      context: call.context,
+    });
+    return {
+      kind: "stream",
+      status: response.status,
+      format: "anthropic-messages",
+      frames: decodeSseStream(parseSseStream(response.body), createMessagesStreamDecoder(call.decoder)),
+    };
+  }
   const maxTokensDefault =
     typeof connection.defaultMaxTokens === "number" && Number.isInteger(connection.defaultMaxTokens) && connection.defaultMaxTokens > 0
       ? connection.defaultMaxTokens
@@ -117,32 +126,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
           usage: normalizeMessagesUsage(response.body.usage),
         };
       }
-      const response = await postStream({
-        transport,
-        connection,
-        url,
-        headers: { ...headers(callerHeaders), accept: "text/event-stream" },
-        body: upstreamBody,
-        context,
-      });
-      let usage: NormalizedUsage = emptyUsage();
-      let usageFields: Record<string, unknown> = {};
-      async function* events(): AsyncGenerator<SseEvent> {
-        for await (const event of parseSseStream(response.body)) {
-          const data = tryParseJson(event.data) as Record<string, unknown> | undefined;
-          if (data?.type === "message_start") {
-            const message = data.message as Record<string, unknown> | undefined;
-            usageFields = { ...usageFields, ...definedFields(message?.usage) };
-            usage = normalizeMessagesUsage(usageFields);
-          } else if (data?.type === "message_delta") {
-            // `message_delta.usage` is cumulative; fields it omits keep their earlier values.
-            usageFields = { ...usageFields, ...definedFields(data.usage) };
-            usage = normalizeMessagesUsage(usageFields);
-          }
-          yield event;
-        }
-      }
-      return { kind: "stream", status: response.status, events: events(), usage: () => usage };
+      return streamMessages({ url, headers: headers(callerHeaders), body: upstreamBody, context });
     },
 
     async countTokens(body, target, context, callerHeaders) {
@@ -176,29 +160,10 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
           kind: "json",
           status: response.status,
           body: completion,
-          usage: normalizeMessagesUsage(response.body.usage as MessagesUsage | undefined),
+          usage: normalizeMessagesUsage(response.body.usage),
         };
       }
-      const response = await postStream({
-        transport,
-        connection,
-        url,
-        headers: { ...headers(), accept: "text/event-stream" },
-        body: anthropicBody,
-        context,
-      });
-      const streamOptions = body.stream_options as { include_usage?: unknown } | null | undefined;
-      const stream = translateUpstreamStream({
-        source: parseSseStream(response.body),
-        transformer: createAnthropicToChatStream({
-          model: target.qualifiedModel,
-          includeUsage: streamOptions?.include_usage === true,
-          requestId: context.requestId,
-          jsonResponseTool,
-        }),
-        promptCharacters: () => promptLength(anthropicBody),
-      });
-      return { kind: "stream", status: response.status, events: stream.events, usage: stream.usage };
+      return streamMessages({ url, headers: headers(), body: anthropicBody, context, decoder: { jsonResponseTool } });
     },
   };
 }
@@ -211,9 +176,4 @@ function headerValue(headers: ForwardableHeaders | undefined, name: string): str
     if (typeof value === "string" && value !== "") return value;
   }
   return undefined;
-}
-
-function definedFields(value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return {};
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([, entry]) => entry !== null && entry !== undefined));
 }

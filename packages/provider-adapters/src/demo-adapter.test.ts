@@ -5,6 +5,7 @@ import { createProviderAdapter } from "./create-provider-adapter.js";
 import type { DecisionRequest } from "./decision/decision-contract.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { ProviderTarget, AdapterConnection } from "./provider-adapter.js";
+import { renderStreamResult } from "../test/render-stream-result.js";
 
 const connection: AdapterConnection = { id: "demo", name: "demo", kind: "demo", baseUrl: null, credential: null, headers: {} };
 const target: ProviderTarget = { connection, upstreamModel: "demo/echo", qualifiedModel: "demo/demo/echo" };
@@ -50,13 +51,13 @@ describe("demo adapter", () => {
 
     const stream = await adapter.chatCompletions({ ...body, stream: true, stream_options: { include_usage: true } }, target, callContext());
     if (stream.kind !== "stream") throw new Error("expected a stream");
-    const events = await collect(stream.events);
+    const events = await collect(renderStreamResult(stream, { includeUsage: true }).events);
     expect(events.at(-1)).toEqual({ data: "[DONE]" });
     const chunks = events.slice(0, -1).map((event) => JSON.parse(event.data));
     const text = chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? "").join("");
     expect(text).toBe(completion.choices[0]!.message.content);
     expect(chunks.at(-1).usage.completion_tokens).toBe(json.usage.outputTokens);
-    expect(stream.usage()).toEqual(json.usage);
+    expect(renderStreamResult(stream).usage()).toEqual(json.usage);
   });
 
   it("answers messages (JSON and stream) and counts tokens", async () => {
@@ -67,7 +68,7 @@ describe("demo adapter", () => {
     expect(message.content[0]!.text).toContain("[demo]");
     const stream = await adapter.messages({ ...body, stream: true }, target, callContext());
     if (stream.kind !== "stream") throw new Error("expected a stream");
-    const events = await collect(stream.events);
+    const events = await collect(renderStreamResult(stream).events);
     expect(events.map((event) => event.event)).toEqual([
       "message_start",
       "content_block_start",
@@ -78,7 +79,7 @@ describe("demo adapter", () => {
       "message_stop",
     ]);
     for (const event of events) expect(JSON.parse(event.data).type).toBe(event.event);
-    expect(stream.usage()).toEqual(json.usage);
+    expect(renderStreamResult(stream).usage()).toEqual(json.usage);
     const count = await adapter.countTokens({ model: "x", messages: body.messages }, target, callContext());
     expect(count).toEqual({ inputTokens: json.usage.inputTokens, local: true });
   });
@@ -90,26 +91,26 @@ describe("demo adapter", () => {
       callContext(),
     );
     if (chat.kind !== "stream") throw new Error("expected a stream");
-    const chunks = (await collect(chat.events)).slice(0, -1).map((event) => JSON.parse(event.data));
+    const chunks = (await collect(renderStreamResult(chat, { includeUsage: true }).events)).slice(0, -1).map((event) => JSON.parse(event.data));
     expect(chunks[0].choices[0].delta).toEqual({ role: "assistant", content: "", refusal: null });
     for (const chunk of chunks.slice(0, -1)) expect(chunk.usage).toBeNull();
     const usage = chunks.at(-1).usage;
     expect(usage).toEqual({
-      prompt_tokens: chat.usage().inputTokens,
-      completion_tokens: chat.usage().outputTokens,
-      total_tokens: chat.usage().inputTokens + chat.usage().outputTokens,
+      prompt_tokens: renderStreamResult(chat).usage().inputTokens,
+      completion_tokens: renderStreamResult(chat).usage().outputTokens,
+      total_tokens: renderStreamResult(chat).usage().inputTokens + renderStreamResult(chat).usage().outputTokens,
       prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
       completion_tokens_details: { reasoning_tokens: 0 },
     });
 
     const messages = await adapter.messages({ model: "x", max_tokens: 5, stream: true, messages: [{ role: "user", content: "Hi" }] }, target, callContext());
     if (messages.kind !== "stream") throw new Error("expected a stream");
-    const events = (await collect(messages.events)).map((event) => JSON.parse(event.data));
+    const events = (await collect(renderStreamResult(messages).events)).map((event) => JSON.parse(event.data));
     expect(events.find((event) => event.type === "message_delta").usage).toEqual({
-      input_tokens: messages.usage().inputTokens,
+      input_tokens: renderStreamResult(messages).usage().inputTokens,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
-      output_tokens: messages.usage().outputTokens,
+      output_tokens: renderStreamResult(messages).usage().outputTokens,
     });
   });
 

@@ -6,9 +6,14 @@ import { GatewayError } from "@gateway/errors";
 import type { DecisionResponse } from "./decision/decision-contract.js";
 import { buildDecisionAnswer } from "./decision/build-decision-answer.js";
 import { decisionOptions } from "./decision/decision-options.js";
-import { addUsage, emptyUsage } from "./provider-adapter.js";
+import { emptyUsage } from "./provider-adapter.js";
 import type { NormalizedUsage } from "@gateway/contracts";
-import type { ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget, SseEvent } from "./provider-adapter.js";
+import type { ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget } from "./provider-adapter.js";
+import { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
+import { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
+import { decodeSseStream } from "./stream/decode-sse-stream.js";
+import type { SseEvent } from "./stream/sse-event.js";
+import type { StreamDecoder } from "./stream/stream-part.js";
 
 /** Header (and response flag) set on every demo answer. */
 export const demoHeaderName = "x-gateway-demo";
@@ -110,20 +115,20 @@ export function createDemoAdapter(): ProviderAdapter {
           },
         };
       }
-      const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-      // Shaped like OpenAI's chunks (and `createAnthropicToChatStream`'s): `usage: null` on every
-      // chunk when include_usage is on, then one `choices: []` chunk with the usage.
-      const chunk = (choices: unknown[], extra: Record<string, unknown> = includeUsage ? { usage: null } : {}): SseEvent => ({
+      // Shaped like OpenAI's chunks with include_usage (always on upstream, as the OpenAI adapter
+      // asks): `usage: null` on every chunk, then one `choices: []` chunk with the usage; the
+      // caller's renderer leaves that one out when the caller did not ask for it.
+      const chunk = (choices: unknown[], extra: Record<string, unknown> = { usage: null }): SseEvent => ({
         data: JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra }),
       });
       const events: SseEvent[] = [
         chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]),
         ...pieces.map((piece) => chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }])),
         chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }]),
-        ...(includeUsage ? [chunk([], { usage: chatUsage })] : []),
+        chunk([], { usage: chatUsage }),
         { data: "[DONE]" },
       ];
-      return streamResult(events, usage, context);
+      return streamResult(events, createChatStreamDecoder(), context);
     },
 
     async messages(body, target, context) {
@@ -182,7 +187,7 @@ export function createDemoAdapter(): ProviderAdapter {
         }),
         named("message_stop", {}),
       ];
-      return streamResult(events, usage, context);
+      return streamResult(events, createMessagesStreamDecoder(), context);
     },
 
     async countTokens(body, _target, context) {
@@ -193,19 +198,18 @@ export function createDemoAdapter(): ProviderAdapter {
 }
 
 function ensureActive(context: ProviderCallContext): void {
-  if (context.signal.aborted) throw new GatewayError("client_cancelled", { details: { retryable: false } });
+  if (context.signal.aborted) throw new GatewayError("client_cancelled", { retryable: false });
 }
 
-function streamResult(events: SseEvent[], usage: NormalizedUsage, context: ProviderCallContext): ProviderResult {
-  let seen = emptyUsage();
+/** The demo's stream: its events decoded by the same decoder a real upstream's go through. */
+function streamResult(events: SseEvent[], decoder: StreamDecoder, context: ProviderCallContext): ProviderResult {
   async function* generate(): AsyncGenerator<SseEvent> {
     for (const event of events) {
       ensureActive(context);
       yield event;
     }
-    seen = addUsage(usage);
   }
-  return { kind: "stream", status: 200, headers: demoHeaders(), events: generate(), usage: () => seen };
+  return { kind: "stream", status: 200, headers: demoHeaders(), format: decoder.format, frames: decodeSseStream(generate(), decoder) };
 }
 
 function replyPieces(fingerprint: string): string[] {

@@ -79,7 +79,7 @@ describe("createHttpTransport", () => {
     const pending = iterator.next();
     controller.abort();
     const error = await rejectionOf(pending);
-    expect(error).toMatchObject({ code: "client_cancelled", status: 499, details: { retryable: false } });
+    expect(error).toMatchObject({ code: "client_cancelled", status: 499, retryable: false });
     await closed; // the fake server saw its socket close
   });
 
@@ -112,7 +112,7 @@ describe("createHttpTransport", () => {
     transport = createHttpTransport({ maxJsonBodyBytes: 1024 });
     const closed = upstream.nextSocketClose();
     const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext() }));
-    expect(error).toMatchObject({ code: "upstream_error", status: 502, details: { retryable: false } });
+    expect(error).toMatchObject({ code: "upstream_error", status: 502, retryable: false });
     await closed;
   });
 
@@ -156,7 +156,7 @@ describe("createHttpTransport", () => {
     });
     transport = createHttpTransport();
     const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext({ timeoutMs: 50 }) }));
-    expect(error).toMatchObject({ code: "upstream_timeout", status: 504, details: { retryable: false, deadline: true } });
+    expect(error).toMatchObject({ code: "upstream_timeout", status: 504, retryable: false });
   });
 
   it("a deadline already passed fails without calling upstream", async () => {
@@ -167,23 +167,83 @@ describe("createHttpTransport", () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it("the headers timeout gives 504 upstream_timeout that is retryable", async () => {
+  it("a JSON call slower than the total timeout gives 504 upstream_timeout that is retryable (another target may be faster)", async () => {
     upstream = await startFakeUpstream(() => {
       // never answers
     });
-    transport = createHttpTransport({ headersTimeoutMs: 50 });
+    transport = createHttpTransport({ totalTimeoutMs: 50 });
     const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext() }));
-    expect(error).toMatchObject({ code: "upstream_timeout", status: 504, details: { retryable: true } });
+    expect(error).toMatchObject({ code: "upstream_timeout", status: 504, retryable: true });
+    expect(error.message).toContain("within 50 ms");
   });
 
-  it("the body timeout during a stream gives 504 upstream_timeout", async () => {
+  it("a connection's own total timeout overrides the global one", async () => {
+    upstream = await startFakeUpstream(() => {
+      // never answers
+    });
+    transport = createHttpTransport({ totalTimeoutMs: 60_000 });
+    const started = Date.now();
+    const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext(), timeouts: { totalMs: 50 } }));
+    expect(error).toMatchObject({ code: "upstream_timeout", retryable: true });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("a healthy stream that lasts longer than the JSON total timeout and the request deadline completes", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      let sent = 0;
+      const timer = setInterval(() => {
+        sent += 1;
+        response.write(`data: ${sent}\n\n`);
+        if (sent === 8) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 40);
+    });
+    transport = createHttpTransport({ totalTimeoutMs: 100, idleTimeoutMs: 1_000 });
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext({ timeoutMs: 150 }) });
+    const text = Buffer.concat((await collect(answer.body)).map((chunk) => Buffer.from(chunk))).toString();
+    expect(text.match(/data: \d+/g)).toHaveLength(8);
+  });
+
+  it("a stream whose headers come but no bytes within the first-byte timeout gives 504", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.flushHeaders();
+    });
+    transport = createHttpTransport({ firstByteTimeoutMs: 80, idleTimeoutMs: 10_000 });
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
+    const error = await rejectionOf(collect(answer.body));
+    expect(error).toMatchObject({ code: "upstream_timeout", status: 504 });
+    expect(error.message).toContain("did not start streaming within 80 ms");
+  });
+
+  it("a stream that goes silent after it started gives 504 after the idle timeout (a connection's own value wins)", async () => {
     upstream = await startFakeUpstream((_request, response) => {
       response.writeHead(200);
       response.write("x");
     });
-    transport = createHttpTransport({ bodyTimeoutMs: 50 });
+    transport = createHttpTransport({ idleTimeoutMs: 60_000 });
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext(), timeouts: { idleMs: 50 } });
+    const error = await rejectionOf(collect(answer.body));
+    expect(error).toMatchObject({ code: "upstream_timeout", retryable: false });
+    expect(error.message).toContain("went silent for 50 ms");
+  });
+
+  it("a stream that keeps sending is cut at its maximum duration when one is set", async () => {
+    let timer: NodeJS.Timeout | undefined;
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200);
+      timer = setInterval(() => response.write("x"), 10);
+      response.on("close", () => clearInterval(timer));
+    });
+    transport = createHttpTransport({ maxStreamDurationMs: 120 });
     const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
-    expect(await rejectionOf(collect(answer.body))).toMatchObject({ code: "upstream_timeout", details: { retryable: true } });
+    const error = await rejectionOf(collect(answer.body));
+    clearInterval(timer);
+    expect(error).toMatchObject({ code: "upstream_timeout", retryable: false });
+    expect(error.message).toContain("maximum duration of 120 ms");
   });
 
   it("connection refused gives 503 service_unavailable (retryable) without the URL in the message", async () => {
@@ -195,7 +255,7 @@ describe("createHttpTransport", () => {
     const error = await rejectionOf(
       transport.requestJson({ url: `http://127.0.0.1:${port}/v1?key=secret`, body: {}, context: callContext(), provider: "conn-a" }),
     );
-    expect(error).toMatchObject({ code: "service_unavailable", status: 503, details: { retryable: true, provider: "conn-a" } });
+    expect(error).toMatchObject({ code: "service_unavailable", status: 503, retryable: true, details: { provider: "conn-a" } });
     expect(error.message).not.toContain("secret");
     expect(error.message).not.toContain(String(port));
   });
@@ -206,6 +266,6 @@ describe("createHttpTransport", () => {
     });
     transport = createHttpTransport();
     const error = await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: callContext() }));
-    expect(error).toMatchObject({ code: "upstream_error", status: 502, details: { retryable: true } });
+    expect(error).toMatchObject({ code: "upstream_error", status: 502, retryable: true });
   });
 });

@@ -1,15 +1,23 @@
+import type { ConnectionTimeouts } from "@gateway/contracts";
 import { Pool } from "undici";
 import { GatewayError } from "@gateway/errors";
 import type { ProviderCallContext } from "./provider-adapter.js";
 
-/** Settings of {@link createHttpTransport}; every field has a documented default. */
+/**
+ * Settings of {@link createHttpTransport}; every field has a documented default. The timeouts
+ * are the global defaults; a request's `timeouts` (its connection's) override them.
+ */
 export interface HttpTransportOptions {
   /** TCP/TLS connect timeout per attempt (default 10 000 ms). */
   connectTimeoutMs?: number;
-  /** Time allowed until the response headers arrive (default 300 000 ms: non-streaming completions send headers last). */
-  headersTimeoutMs?: number;
-  /** Longest allowed silence between two body chunks (default 300 000 ms). */
-  bodyTimeoutMs?: number;
+  /** JSON calls: the whole upstream call, headers and body (default 300 000 ms). */
+  totalTimeoutMs?: number;
+  /** Streams: from sending the request until the first body bytes (default 300 000 ms: reasoning models think first). */
+  firstByteTimeoutMs?: number;
+  /** Streams: the longest silence between body bytes once the stream flows (default 120 000 ms). */
+  idleTimeoutMs?: number;
+  /** Streams: the longest a whole stream may last; 0 (the default) means no limit. */
+  maxStreamDurationMs?: number;
   /** How long an idle keep-alive socket is kept (default 30 000 ms). */
   keepAliveTimeoutMs?: number;
   /** Maximum sockets per origin (default 128). */
@@ -28,6 +36,8 @@ export interface HttpRequestOptions {
   context: ProviderCallContext;
   /** Connection name, used in error messages (never the URL, which may hold secrets). */
   provider?: string;
+  /** The connection's own timeouts; absent fields take the transport's settings. */
+  timeouts?: ConnectionTimeouts;
 }
 
 /** A fully read upstream answer. `body` is the parsed JSON, or `undefined` when the body is not JSON. */
@@ -45,8 +55,8 @@ export interface HttpStreamResponse {
   headers: Record<string, string>;
   /**
    * The body chunks, pulled with backpressure (never buffered whole). Errors are
-   * GatewayErrors (timeouts, caller abort, connection reset). Stopping iteration early
-   * aborts the upstream request and closes its socket.
+   * GatewayErrors (the first-byte, idle and duration timeouts, caller abort, connection
+   * reset). Stopping iteration early aborts the upstream request and closes its socket.
    */
   body: AsyncIterable<Uint8Array>;
   /** Reads the rest of the body as JSON (`undefined` when not JSON); for error answers. */
@@ -67,18 +77,24 @@ export interface HttpTransport {
 
 const defaults = {
   connectTimeoutMs: 10_000,
-  headersTimeoutMs: 300_000,
-  bodyTimeoutMs: 300_000,
+  totalTimeoutMs: 300_000,
+  firstByteTimeoutMs: 300_000,
+  idleTimeoutMs: 120_000,
+  maxStreamDurationMs: 0,
   keepAliveTimeoutMs: 30_000,
   connections: 128,
   maxJsonBodyBytes: 32 * 1024 * 1024,
 };
 
 /**
- * Creates the pooled HTTP transport used by provider adapters. Each call honours the
- * caller's `deadline` (504 `upstream_timeout`, not retryable: no time is left) and `signal`
- * (aborts at once and closes the socket; 499 `client_cancelled`). Network failures become
- * GatewayErrors with `details.retryable`; non-2xx answers are returned, not thrown.
+ * Creates the pooled HTTP transport used by provider adapters. Every call honours the caller's
+ * `signal` (aborts at once and closes the socket; 499 `client_cancelled`) and, until its answer
+ * starts, the request `deadline` (504 `upstream_timeout`, not retryable: no time is left).
+ * JSON calls are bounded as a whole by the total timeout. Streams are never cut by a total
+ * deadline: they are bounded by the first-byte timeout until the first body bytes, then by the
+ * idle timeout between bytes, and by the maximum duration when one is set; so a healthy long
+ * stream (a reasoning model's output) completes, and a silent one ends with 504. Network
+ * failures become GatewayErrors with a `retryable` hint; non-2xx answers are returned, not thrown.
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
   const settings = { ...defaults, ...stripUndefined(options) };
@@ -96,7 +112,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       } catch (error) {
         throw new GatewayError("upstream_error", {
           message: `The connection '${provider}' has an invalid base URL.`,
-          details: { retryable: false, provider },
+          retryable: false, details: { provider },
           cause: error,
         });
       }
@@ -107,17 +123,21 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     return target;
   }
 
-  function poolFor(origin: string): Pool {
-    let pool = pools.get(origin);
+  /** One pool per origin and connect timeout (undici sets the connect timeout per pool). */
+  function poolFor(origin: string, connectTimeoutMs: number): Pool {
+    const key = connectTimeoutMs === settings.connectTimeoutMs ? origin : `${connectTimeoutMs} ${origin}`;
+    let pool = pools.get(key);
     if (pool === undefined) {
       pool = new Pool(origin, {
         connections: settings.connections,
-        connectTimeout: settings.connectTimeoutMs,
-        headersTimeout: settings.headersTimeoutMs,
-        bodyTimeout: settings.bodyTimeoutMs,
+        connectTimeout: connectTimeoutMs,
+        // Every call is bounded by this transport's own timers (total for JSON; first byte, idle
+        // and duration for streams), which know which limit applies; undici's are off.
+        headersTimeout: 0,
+        bodyTimeout: 0,
         keepAliveTimeout: settings.keepAliveTimeoutMs,
       });
-      pools.set(origin, pool);
+      pools.set(key, pool);
     }
     return pool;
   }
@@ -131,7 +151,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     const provider = request.provider ?? "provider";
     if (context.signal.aborted) throw cancelledError(provider);
     const remaining = context.deadline - Date.now();
-    if (remaining <= 0) throw deadlineError(provider);
+    if (remaining <= 0) throw timeoutError("deadline", provider, 0);
     const target = targetOf(request.url, provider);
     const headers: Record<string, string> = { ...request.headers };
     let body: string | undefined;
@@ -140,43 +160,78 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       headers["content-type"] ??= "application/json";
     }
     const method = request.method ?? (body === undefined ? "GET" : "POST");
-    return { context, provider, remaining, target, headers, body, method };
+    const timeouts = request.timeouts ?? {};
+    const limits = {
+      connectMs: timeouts.connectMs ?? settings.connectTimeoutMs,
+      totalMs: timeouts.totalMs ?? settings.totalTimeoutMs,
+      firstByteMs: timeouts.firstByteMs ?? settings.firstByteTimeoutMs,
+      idleMs: timeouts.idleMs ?? settings.idleTimeoutMs,
+      maxDurationMs: timeouts.maxDurationMs ?? settings.maxStreamDurationMs,
+    };
+    return { context, provider, remaining, target, headers, body, method, limits };
   }
 
-  async function start(request: HttpRequestOptions) {
-    const { context, provider, remaining, target, headers, body, method } = prepare(request);
-
+  /**
+   * Starts a streamed call. One timer bounds it at any time: until the headers, the request
+   * deadline or the first-byte timeout (whichever is first); then the first-byte timeout until
+   * the first body bytes; then the idle timeout, refreshed by every chunk. A second timer
+   * bounds the whole stream when a maximum duration is set.
+   */
+  async function startStream(request: HttpRequestOptions) {
+    const { context, provider, remaining, target, headers, body, method, limits } = prepare(request);
+    const startedAt = Date.now();
     const controller = new AbortController();
-    const state: { reason: "client" | "deadline" | null } = { reason: null };
-    const onAbort = () => {
-      state.reason ??= "client";
+    const state: { reason: AbortReason | null; limitMs: number } = { reason: null, limitMs: 0 };
+    const abortFor = (reason: AbortReason, limitMs: number) => {
+      if (state.reason !== null) return;
+      state.reason = reason;
+      state.limitMs = limitMs;
       controller.abort();
     };
+    const onAbort = () => abortFor("client", 0);
     context.signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(() => {
-      state.reason ??= "deadline";
-      controller.abort();
-    }, remaining);
+    const beforeHeaders: [AbortReason, number] = remaining < limits.firstByteMs ? ["deadline", remaining] : ["first-byte", limits.firstByteMs];
+    let timer = setTimeout(() => abortFor(beforeHeaders[0], limits.firstByteMs), beforeHeaders[1]);
+    const durationTimer = limits.maxDurationMs > 0 ? setTimeout(() => abortFor("duration", limits.maxDurationMs), limits.maxDurationMs) : undefined;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       clearTimeout(timer);
+      clearTimeout(durationTimer);
       context.signal.removeEventListener("abort", onAbort);
+    };
+    const phases = {
+      /** Headers arrived: the request deadline no longer applies, the first-byte timeout still does. */
+      headers() {
+        clearTimeout(timer);
+        const left = Math.max(0, startedAt + limits.firstByteMs - Date.now());
+        timer = setTimeout(() => abortFor("first-byte", limits.firstByteMs), left);
+      },
+      /** The first body bytes arrived: from now on, silence is bounded by the idle timeout. */
+      flowing() {
+        clearTimeout(timer);
+        timer = setTimeout(() => abortFor("idle", limits.idleMs), limits.idleMs);
+      },
+      /** More bytes arrived. */
+      chunk() {
+        timer.refresh();
+      },
     };
 
     try {
-      const response = await poolFor(target.origin).request({
+      const response = await poolFor(target.origin, limits.connectMs).request({
         path: target.path,
         method,
         headers,
         body,
         signal: controller.signal,
       });
-      return { response, release, state, controller, provider };
+      phases.headers();
+      return { response, release, state, controller, provider, phases };
     } catch (error) {
       release();
-      throw mapTransportError(error, state.reason, provider);
+      throw mapTransportError(error, state, provider);
     }
   }
 
@@ -191,9 +246,11 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       } catch (error) {
         return Promise.reject(error);
       }
-      const { context, provider, remaining, target, headers, body, method } = prepared;
+      const { context, provider, remaining, target, headers, body, method, limits } = prepared;
+      // The request deadline or the call's total timeout, whichever comes first.
+      const [timeoutReason, timeoutMs]: [AbortReason, number] = remaining <= limits.totalMs ? ["deadline", remaining] : ["total", limits.totalMs];
       return new Promise<HttpJsonResponse>((resolve, reject) => {
-        let reason: "client" | "deadline" | null = null;
+        const state: { reason: AbortReason | null; limitMs: number } = { reason: null, limitMs: timeoutMs };
         let abortRequest: ((error: Error) => void) | null = null;
         let pendingAbort: Error | null = null;
         let settled = false;
@@ -211,14 +268,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           settle(() => reject(error));
         };
         const onCallerAbort = () => {
-          reason ??= "client";
+          state.reason ??= "client";
           abort(cancelledError(provider));
         };
         context.signal.addEventListener("abort", onCallerAbort, { once: true });
         const timer = setTimeout(() => {
-          reason ??= "deadline";
-          abort(deadlineError(provider));
-        }, remaining);
+          state.reason ??= timeoutReason;
+          abort(timeoutError(timeoutReason, provider, timeoutMs));
+        }, timeoutMs);
         const settle = (outcome: () => void) => {
           if (settled) return;
           settled = true;
@@ -243,7 +300,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
               abort(
                 new GatewayError("upstream_error", {
                   message: `The answer of '${provider}' is larger than the gateway accepts.`,
-                  details: { retryable: false, provider },
+                  retryable: false, details: { provider },
                 }),
               );
               return false;
@@ -258,25 +315,32 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
             });
           },
           onError(error: Error) {
-            settle(() => reject(mapTransportError(error, reason, provider)));
+            settle(() => reject(mapTransportError(error, state, provider)));
           },
         };
         try {
-          poolFor(target.origin).dispatch({ path: target.path, method, headers, body }, handler);
+          poolFor(target.origin, limits.connectMs).dispatch({ path: target.path, method, headers, body }, handler);
         } catch (error) {
-          settle(() => reject(mapTransportError(error, reason, provider)));
+          settle(() => reject(mapTransportError(error, state, provider)));
         }
       });
     },
 
     async requestStream(request) {
-      const { response, release, state, controller, provider } = await start(request);
+      const { response, release, state, controller, provider, phases } = await startStream(request);
       const readable = response.body;
       async function* chunks(): AsyncGenerator<Uint8Array> {
         try {
-          for await (const chunk of readable) yield chunk as Uint8Array;
+          let first = true;
+          for await (const chunk of readable) {
+            if (first) {
+              first = false;
+              phases.flowing();
+            } else phases.chunk();
+            yield chunk as Uint8Array;
+          }
         } catch (error) {
-          throw mapTransportError(error, state.reason, provider);
+          throw mapTransportError(error, state, provider);
         } finally {
           // Early exit (consumer stopped): abort so the socket is closed, not left half-read.
           if (!readable.readableEnded) controller.abort();
@@ -292,7 +356,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
             const text = await readable.text();
             return { body: parseJson(text), text };
           } catch (error) {
-            throw mapTransportError(error, state.reason, provider);
+            throw mapTransportError(error, state, provider);
           } finally {
             release();
           }
@@ -316,51 +380,67 @@ const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHO
 const resetCodes = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNABORTED", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);
 const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
 
+/** Why the transport aborted a call itself: the caller left, or one of its limits passed. */
+type AbortReason = "client" | "deadline" | "total" | "first-byte" | "idle" | "duration";
+
 /**
- * Maps a network-level failure to a GatewayError. `abortReason` says whether the gateway
- * aborted the request itself (caller gone, or deadline reached).
+ * Maps a network-level failure to a GatewayError. `abort.reason` says whether the gateway
+ * aborted the request itself (the caller left, or a limit of `abort.limitMs` passed).
  */
-function mapTransportError(error: unknown, abortReason: "client" | "deadline" | null, provider: string): GatewayError {
+function mapTransportError(error: unknown, abort: { reason: AbortReason | null; limitMs: number }, provider: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
-  if (abortReason === "client") return cancelledError(provider, error);
-  if (abortReason === "deadline") return deadlineError(provider, error);
+  if (abort.reason === "client") return cancelledError(provider, error);
+  if (abort.reason !== null) return timeoutError(abort.reason, provider, abort.limitMs, error);
   const code = errorCode(error);
   if (code !== undefined && timeoutCodes.has(code)) {
     return new GatewayError("upstream_timeout", {
       message: `The provider '${provider}' did not answer in time.`,
-      details: { retryable: true, provider },
+      retryable: true, details: { provider },
       cause: error,
     });
   }
   if (code !== undefined && unreachableCodes.has(code)) {
     return new GatewayError("service_unavailable", {
       message: `Could not connect to the provider '${provider}'.`,
-      details: { retryable: true, provider },
+      retryable: true, details: { provider },
       cause: error,
     });
   }
   if (code !== undefined && resetCodes.has(code)) {
     return new GatewayError("upstream_error", {
       message: `The connection to the provider '${provider}' was closed unexpectedly.`,
-      details: { retryable: true, provider },
+      retryable: true, details: { provider },
       cause: error,
     });
   }
   return new GatewayError("upstream_error", {
     message: `The request to the provider '${provider}' failed.`,
-    details: { retryable: true, provider },
+    retryable: true, details: { provider },
     cause: error,
   });
 }
 
 function cancelledError(provider: string, cause?: unknown): GatewayError {
-  return new GatewayError("client_cancelled", { details: { retryable: false, provider }, cause });
+  return new GatewayError("client_cancelled", { retryable: false, details: { provider }, cause });
 }
 
-function deadlineError(provider: string, cause?: unknown): GatewayError {
+/**
+ * 504 `upstream_timeout` for a limit that passed. Retryable (another attempt or target may
+ * answer in time) unless the request deadline itself passed or the stream had already started
+ * flowing to the caller (idle, duration).
+ */
+function timeoutError(reason: Exclude<AbortReason, "client">, provider: string, limitMs: number, cause?: unknown): GatewayError {
+  const messages: Record<typeof reason, string> = {
+    deadline: `The provider '${provider}' did not answer before the request deadline.`,
+    total: `The provider '${provider}' did not answer within ${limitMs} ms.`,
+    "first-byte": `The provider '${provider}' did not start streaming within ${limitMs} ms.`,
+    idle: `The provider '${provider}' stream went silent for ${limitMs} ms.`,
+    duration: `The provider '${provider}' stream exceeded its maximum duration of ${limitMs} ms.`,
+  };
   return new GatewayError("upstream_timeout", {
-    message: `The provider '${provider}' did not answer before the request deadline.`,
-    details: { retryable: false, provider, deadline: true },
+    message: messages[reason],
+    retryable: reason === "total" || reason === "first-byte",
+    details: { provider },
     cause,
   });
 }

@@ -1,51 +1,50 @@
+// Adapters
 export type {
-  ProviderKind,
   AdapterConnection,
-  ProviderCallContext,
-  ProviderTarget,
-  SseEvent,
-  ProviderResult,
-  ProviderCapabilities,
-  ForwardableHeaders,
   DecisionResult,
+  ForwardableHeaders,
   ProviderAdapter,
+  ProviderCallContext,
+  ProviderCapabilities,
+  ProviderKind,
+  ProviderResult,
+  ProviderTarget,
   TokenCount,
 } from "./provider-adapter.js";
 export { emptyUsage, addUsage } from "./provider-adapter.js";
-export { createHttpTransport } from "./http-transport.js";
-export type {
-  HttpTransport,
-  HttpTransportOptions,
-  HttpRequestOptions,
-  HttpJsonResponse,
-  HttpStreamResponse,
-} from "./http-transport.js";
-export { mapUpstreamError } from "./map-upstream-error.js";
-export type { UpstreamErrorInput } from "./map-upstream-error.js";
 export { createProviderAdapter } from "./create-provider-adapter.js";
 export { createOpenAiAdapter, openAiDefaultBaseUrl } from "./openai-adapter.js";
 export type { ProviderAdapterDependencies } from "./openai-adapter.js";
-export {
-  createAnthropicAdapter,
-  anthropicDefaultBaseUrl,
-  anthropicDefaultVersion,
-  anthropicDefaultMaxTokens,
-} from "./anthropic-adapter.js";
+export { createAnthropicAdapter, anthropicDefaultBaseUrl, anthropicDefaultVersion, anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
 export { createSystemOneAdapter } from "./systemone-adapter.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
+
+// Transport
+export { createHttpTransport } from "./http-transport.js";
+export type { HttpTransport, HttpTransportOptions, HttpRequestOptions, HttpJsonResponse, HttpStreamResponse } from "./http-transport.js";
+export { mapUpstreamError } from "./map-upstream-error.js";
+export type { UpstreamErrorInput } from "./map-upstream-error.js";
+
+// Streams: typed parts, decoders (upstream bytes -> parts) and renderers (parts -> a caller's format)
+export type { StreamDecoder, StreamFormat, StreamFrame, StreamPart, StreamRenderer } from "./stream/stream-part.js";
+export { errorFrame } from "./stream/stream-part.js";
+export type { SseEvent } from "./stream/sse-event.js";
+export { parseSseStream } from "./stream/parse-sse-stream.js";
+export { formatSseEvent } from "./stream/format-sse-event.js";
+export { decodeSseStream } from "./stream/decode-sse-stream.js";
+export { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
+export { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
+export type { MessagesStreamDecoderOptions } from "./stream/create-messages-stream-decoder.js";
+export { createStreamRenderer } from "./stream/create-stream-renderer.js";
+export type { StreamRendererOptions } from "./stream/create-stream-renderer.js";
+
+// Usage: one normalizer (and renderer) per wire format
 export { normalizeChatUsage, renderChatUsage } from "./usage/chat-usage.js";
 export type { ChatUsage } from "./usage/chat-usage.js";
-export { normalizeMessagesUsage, renderMessagesUsage } from "./usage/messages-usage.js";
+export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from "./usage/messages-usage.js";
 export type { MessagesUsage } from "./usage/messages-usage.js";
 export { normalizeDecisionUsage, renderDecisionUsage } from "./usage/decision-usage.js";
 export type { DecisionUsage } from "./usage/decision-usage.js";
-export { mergeLabelLogprobs } from "./decision/merge-label-logprobs.js";
-export type { TokenLogprob } from "./decision/merge-label-logprobs.js";
-export {
-  checkTranslatableDecision,
-  translatableRequestProperties,
-  translatableQuestionProperties,
-} from "./decision/check-translatable-decision.js";
-export { maxLabelsPerCall, groupCoverage } from "./decision/decide-with-logprobs.js";
-export { probabilityToolName } from "./decision/anthropic-decision-calls.js";
+
+// Translation of requests and JSON answers between the OpenAI and Anthropic formats
 export * from "./translation/index.js";

@@ -15,7 +15,7 @@ export interface UpstreamErrorInput {
 const maxMessageLength = 1000;
 
 /**
- * Maps a provider's non-2xx answer to a GatewayError with `details.retryable` (true when
+ * Maps a provider's non-2xx answer to a GatewayError with `retryable` (true when
  * another attempt or another target may succeed):
  * 429 -> `upstream_rate_limited` with `Retry-After` passed through exactly as given;
  * 400/422 -> `invalid_request`; 401/402/403 -> 502 `upstream_error` (the gateway's own
@@ -27,54 +27,62 @@ const maxMessageLength = 1000;
 export function mapUpstreamError(input: UpstreamErrorInput): GatewayError {
   const { status, provider } = input;
   const providerMessage = extractProviderMessage(input.body, input.secrets ?? []);
-  const details = (retryable: boolean) => ({ retryable, provider, upstreamStatus: status });
+  const details = { provider, upstreamStatus: status };
   if (status === 429) {
     const retryAfter = input.headers["retry-after"];
     return new GatewayError("upstream_rate_limited", {
       message: providerMessage ?? `The provider '${provider}' is rate limiting requests.`,
-      details: details(true),
+      retryable: true,
+      details,
       ...(retryAfter === undefined || retryAfter === "" ? {} : { retryAfter }),
     });
   }
   if (status === 401 || status === 402 || status === 403) {
     return new GatewayError("upstream_error", {
       message: `The provider '${provider}' refused the gateway's credential or account (status ${status}).`,
-      details: details(true),
+      retryable: true,
+      details,
     });
   }
   if (status === 404) {
     return new GatewayError("model_not_found", {
       message: providerMessage ?? `The provider '${provider}' does not know this model.`,
-      details: details(true),
+      retryable: true,
+      details,
     });
   }
   if (status === 408) {
     return new GatewayError("upstream_timeout", {
       message: `The provider '${provider}' did not answer in time.`,
-      details: details(true),
+      retryable: true,
+      details,
     });
   }
   if (status === 413) {
     return new GatewayError("request_too_large", {
       message: providerMessage ?? `The request is too large for the provider '${provider}'.`,
-      details: details(false),
+      retryable: false,
+      details,
     });
   }
   if (status >= 400 && status < 500) {
     return new GatewayError("invalid_request", {
       message: providerMessage ?? `The provider '${provider}' rejected the request (status ${status}).`,
-      details: details(false),
+      retryable: false,
+      details,
     });
   }
   if (status >= 500) {
     return new GatewayError("upstream_error", {
       message: `The provider '${provider}' failed (status ${status}).`,
-      details: details(true),
+      retryable: true,
+      details,
     });
   }
   return new GatewayError("upstream_error", {
     message: `The provider '${provider}' answered with an unexpected status (${status}).`,
-    details: details(false),
+    retryable: false,
+      details,
   });
 }
 

@@ -1,30 +1,14 @@
-import { normalizeChatUsage, type ChatUsage } from "./usage/chat-usage.js";
 import { GatewayError } from "@gateway/errors";
 import { createOpenAiLabelAsker, createOpenAiStatedAsker } from "./decision/openai-decision-calls.js";
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { HttpTransport } from "./http-transport.js";
-import type { NormalizedUsage } from "@gateway/contracts";
-import type { ProviderAdapter, AdapterConnection, SseEvent } from "./provider-adapter.js";
-import { emptyUsage } from "./provider-adapter.js";
-import { translateUpstreamStream } from "./translate-upstream-stream.js";
-import {
-  convertChatResponseToAnthropic,
-  convertMessagesRequestToChat,
-  countTokensLocally,
-  createChatToAnthropicStream,
-  parseSseStream,
-} from "./translation/index.js";
-import {
-  baseUrlOf,
-  joinUrl,
-  lowerCaseKeys,
-  postJson,
-  postStream,
-  promptLength,
-  translateOrThrow,
-  translateOrThrowAsync,
-  tryParseJson,
-} from "./upstream-call.js";
+import type { AdapterConnection, ProviderAdapter, ProviderCallContext, ProviderResult } from "./provider-adapter.js";
+import { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
+import { decodeSseStream } from "./stream/decode-sse-stream.js";
+import { parseSseStream } from "./stream/parse-sse-stream.js";
+import { convertChatResponseToAnthropic, convertMessagesRequestToChat, countTokensLocally } from "./translation/index.js";
+import { baseUrlOf, joinUrl, lowerCaseKeys, postJson, postStream, translateOrThrow, translateOrThrowAsync } from "./upstream-call.js";
+import { normalizeChatUsage } from "./usage/chat-usage.js";
 
 /** Default base URL of `openai` connections without one. */
 export const openAiDefaultBaseUrl = "https://api.openai.com/v1";
@@ -40,8 +24,9 @@ export interface ProviderAdapterDependencies {
  *
  * - `chatCompletions` is native: the body passes through untouched except `model`. For
  *   streams the adapter forces `stream_options.include_usage: true` upstream so usage is
- *   always known (billing), and drops that final usage-only chunk when the caller did not
- *   ask for it; every other event is yielded as it arrives.
+ *   always known (billing); the chunks are decoded into typed parts once (`openai-chat`
+ *   frames), and the caller's renderer forwards the provider's bytes (leaving out the
+ *   usage-only chunk when the caller did not ask for it).
  * - `decide` is translated: single-token labels with `logprobs` (or, when the connection
  *   says `logprobs: false`, a JSON-schema probability map). When the upstream answers 400
  *   with a message naming `logprobs`, the request is answered again with the probability map.
@@ -50,9 +35,8 @@ export interface ProviderAdapterDependencies {
  *   tokenizer); the answer says `local: true` and whether the count is `exact`.
  * - `messages` (Anthropic format) is translated: the request with
  *   `convertMessagesRequestToChat` (streams always ask for `stream_options.include_usage`), the
- *   answer with `convertChatResponseToAnthropic` or, for streams, `createChatToAnthropicStream`
- *   (an in-stream failure ends with `event: error`). `model` in the answer is
- *   `target.qualifiedModel`.
+ *   answer with `convertChatResponseToAnthropic`; a stream is returned as `openai-chat` frames
+ *   for the caller's renderer to translate. `model` in the answer is `target.qualifiedModel`.
  */
 export function createOpenAiAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -67,6 +51,24 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
   }
 
   const url = () => joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/chat/completions");
+
+  /** POSTs a chat completions request with `stream: true` and decodes its chunks into typed parts. */
+  async function streamChat(upstreamBody: Record<string, unknown>, context: ProviderCallContext): Promise<ProviderResult> {
+    const response = await postStream({
+      transport,
+      connection,
+      url: url(),
+      headers: { ...headers(), accept: "text/event-stream" },
+      body: upstreamBody,
+      context,
+    });
+    return {
+      kind: "stream",
+      status: response.status,
+      format: "openai-chat",
+      frames: decodeSseStream(parseSseStream(response.body), createChatStreamDecoder()),
+    };
+  }
 
   return {
     kind: "openai",
@@ -104,35 +106,12 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
           usage: normalizeChatUsage(response.body.usage),
         };
       }
+      // Usage arrives only in a final chunk, and only when asked for: always ask (billing). The
+      // caller's renderer leaves that chunk out when the caller did not ask for it.
       const callerStreamOptions =
-        typeof body.stream_options === "object" && body.stream_options !== null
-          ? (body.stream_options as Record<string, unknown>)
-          : {};
-      const callerWantsUsage = callerStreamOptions.include_usage === true;
+        typeof body.stream_options === "object" && body.stream_options !== null ? (body.stream_options as Record<string, unknown>) : {};
       upstreamBody.stream_options = { ...callerStreamOptions, include_usage: true };
-      const response = await postStream({
-        transport,
-        connection,
-        url: url(),
-        headers: { ...headers(), accept: "text/event-stream" },
-        body: upstreamBody,
-        context,
-      });
-      let usage: NormalizedUsage = emptyUsage();
-      async function* events(): AsyncGenerator<SseEvent> {
-        for await (const event of parseSseStream(response.body)) {
-          if (event.data !== "[DONE]") {
-            const chunk = tryParseJson(event.data) as Record<string, unknown> | undefined;
-            if (chunk !== undefined && typeof chunk.usage === "object" && chunk.usage !== null) {
-              usage = normalizeChatUsage(chunk.usage);
-              const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0;
-              if (usageOnly && !callerWantsUsage) continue;
-            }
-          }
-          yield event;
-        }
-      }
-      return { kind: "stream", status: response.status, events: events(), usage: () => usage };
+      return streamChat(upstreamBody, context);
     },
 
     async messages(body, target, context) {
@@ -146,25 +125,11 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
           kind: "json",
           status: response.status,
           body: message,
-          usage: normalizeChatUsage(response.body.usage as ChatUsage | undefined),
+          usage: normalizeChatUsage(response.body.usage),
         };
       }
-      // Usage arrives only in the final chunk, and only when asked for: always ask (billing).
       chatBody.stream_options = { include_usage: true };
-      const response = await postStream({
-        transport,
-        connection,
-        url: url(),
-        headers: { ...headers(), accept: "text/event-stream" },
-        body: chatBody,
-        context,
-      });
-      const stream = translateUpstreamStream({
-        source: parseSseStream(response.body),
-        transformer: createChatToAnthropicStream({ model: target.qualifiedModel, requestId: context.requestId }),
-        promptCharacters: () => promptLength(chatBody),
-      });
-      return { kind: "stream", status: response.status, events: stream.events, usage: stream.usage };
+      return streamChat(chatBody, context);
     },
 
     async countTokens(body, target) {

@@ -1,5 +1,6 @@
 import type { ConnectionKind, NormalizedUsage, SnapshotConnection } from "@gateway/contracts";
 import type { DecisionRequest, DecisionResponse } from "./decision/decision-contract.js";
+import type { StreamFormat, StreamFrame } from "./stream/stream-part.js";
 
 /** The kinds of provider connection the gateway can talk to. */
 export type ProviderKind = ConnectionKind;
@@ -30,12 +31,6 @@ export interface ProviderTarget {
   qualifiedModel: string;
 }
 
-/** One server-sent event. */
-export interface SseEvent {
-  event?: string;
-  data: string;
-  id?: string;
-}
 
 /** The answer of a chat or messages call: a JSON body, or an SSE stream. */
 export type ProviderResult =
@@ -54,10 +49,13 @@ export type ProviderResult =
   | {
       kind: "stream";
       status: number;
-      /** Upstream events as they arrive (pulled with backpressure; breaking out aborts upstream). */
-      events: AsyncIterable<SseEvent>;
-      /** Usage seen so far; final once `events` is exhausted. */
-      usage: () => NormalizedUsage;
+      /** The wire format the upstream streams (the frames' `source` events). */
+      format: StreamFormat;
+      /**
+       * The upstream's events decoded into typed parts as they arrive (pulled with backpressure;
+       * stopping early aborts the upstream request). Usage arrives as `usage` parts.
+       */
+      frames: AsyncIterable<StreamFrame>;
       headers?: Record<string, string>;
     };
 

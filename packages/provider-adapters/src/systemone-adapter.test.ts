@@ -66,7 +66,7 @@ describe("systemone adapter: native decisions", () => {
     expect(ProviderPassthroughError.isInstance(error)).toBe(true);
     expect(error.status).toBe(422);
     expect(error.payload).toEqual(payload);
-    expect(error.details).toMatchObject({ retryable: false });
+    expect(error.retryable).toBe(false);
   });
 
   it("passes a 429 through with its Retry-After (HTTP date) and marks it retryable", async () => {
@@ -74,7 +74,7 @@ describe("systemone adapter: native decisions", () => {
     const { adapter, target } = await setup((_request, response) => sendJson(response, 429, { error: "slow down" }, { "retry-after": date }));
     const error = await rejectionOf(adapter.decide(decisionRequest, target, callContext()));
     expect(ProviderPassthroughError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ status: 429, retryAfter: date, payload: { error: "slow down" }, details: { retryable: true } });
+    expect(error).toMatchObject({ status: 429, retryAfter: date, payload: { error: "slow down" }, retryable: true });
   });
 
   it("a non-JSON error page maps to the gateway's 502", async () => {

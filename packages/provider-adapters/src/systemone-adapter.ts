@@ -20,7 +20,7 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
   const unsupported = async (): Promise<never> => {
     throw new GatewayError("unsupported_feature", {
       message: `The connection '${connection.name}' only answers decisions (POST /v1/systemone).`,
-      details: { retryable: true, provider: connection.name },
+      retryable: true, details: { provider: connection.name },
     });
   };
 
@@ -55,7 +55,7 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
             status: response.status,
             payload: response.body,
             ...(retryAfter === undefined ? {} : { retryAfter }),
-            details: { retryable: response.status === 429 || response.status >= 500, provider: connection.name, upstreamStatus: response.status },
+            retryable: response.status === 429 || response.status >= 500, details: { provider: connection.name, upstreamStatus: response.status },
           });
           throw error;
         }
@@ -70,7 +70,7 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
       if (response.body === undefined) {
         throw new GatewayError("upstream_error", {
           message: `The answer of the provider '${connection.name}' is not JSON.`,
-          details: { retryable: true, provider: connection.name },
+          retryable: true, details: { provider: connection.name },
         });
       }
       const checked = checkDecisionResponse(request, response.body);

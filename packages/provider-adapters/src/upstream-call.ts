@@ -14,7 +14,7 @@ export function baseUrlOf(connection: AdapterConnection, fallback?: string): str
   if (baseUrl === undefined || baseUrl === "") {
     throw new GatewayError("upstream_error", {
       message: `The connection '${connection.name}' has no base URL.`,
-      details: { retryable: false, provider: connection.name },
+      retryable: false, details: { provider: connection.name },
     });
   }
   return baseUrl;
@@ -42,6 +42,7 @@ export async function postJson(options: UpstreamCallOptions): Promise<HttpJsonRe
     body: options.body,
     context: options.context,
     provider: options.connection.name,
+    ...(options.connection.timeouts === undefined ? {} : { timeouts: options.connection.timeouts }),
   });
   if (response.status < 200 || response.status >= 300) {
     throw mapUpstreamError({
@@ -67,6 +68,7 @@ export async function postStream(options: UpstreamCallOptions): Promise<HttpStre
     body: options.body,
     context: options.context,
     provider: options.connection.name,
+    ...(options.connection.timeouts === undefined ? {} : { timeouts: options.connection.timeouts }),
   });
   if (response.status < 200 || response.status >= 300) {
     const { body } = await response.readJson();
@@ -85,7 +87,7 @@ export async function postStream(options: UpstreamCallOptions): Promise<HttpStre
 export function malformedAnswer(provider: string, what: string): GatewayError {
   return new GatewayError("upstream_error", {
     message: `The answer of the provider '${provider}' ${what}.`,
-    details: { retryable: true, provider },
+    retryable: true, details: { provider },
   });
 }
 
@@ -105,7 +107,7 @@ export function lowerCaseKeys(headers: Record<string, string>): Record<string, s
 
 /**
  * Runs a translation step (request or response conversion) and gives a GatewayError it throws
- * the `details.provider` and `details.retryable` that routing reads: a request the translation
+ * the `details.provider` and the `retryable` hint that routing reads: a request the translation
  * cannot represent (`unsupported_feature`) may still be served natively by another target, so
  * it is retryable; a malformed request (`invalid_request`) is not. Other errors pass unchanged.
  */
@@ -129,22 +131,14 @@ export async function translateOrThrowAsync<Result>(provider: string, translate:
 function withRoutingDetails(error: unknown, provider: string): unknown {
   if (!GatewayError.isInstance(error)) return error;
   const details = error.details ?? {};
-  if (details.provider !== undefined && details.retryable !== undefined) return error;
+  if (details.provider !== undefined && error.retryable !== undefined) return error;
   return new GatewayError(error.code, {
     message: error.message,
     param: error.param,
     type: error.type,
     retryAfter: error.retryAfter,
     cause: error,
-    details: { ...details, retryable: details.retryable ?? error.code === "unsupported_feature", provider },
+    retryable: error.retryable ?? error.code === "unsupported_feature",
+    details: { ...details, provider },
   });
-}
-
-/** Characters of a chat or messages request's prompt (`system`, `messages`, `tools`), for usage estimates. */
-export function promptLength(body: Record<string, unknown>): number {
-  let length = 0;
-  for (const key of ["system", "messages", "tools"]) {
-    if (body[key] !== undefined) length += JSON.stringify(body[key]).length;
-  }
-  return length;
 }

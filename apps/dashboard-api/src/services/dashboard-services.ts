@@ -3,7 +3,7 @@ import type { AttemptLimiter } from "../auth/attempt-limiter.js";
 import type { DashboardSettings } from "../dashboard-settings.js";
 import type { DashboardLogger } from "../dashboard-logger.js";
 import type { Mailer } from "../email/create-mailer.js";
-import type { PlaygroundRunner } from "../playground/playground-runner.js";
+import type { PlaygroundRunner } from "@gateway/pipeline";
 
 /** Encrypts and decrypts secrets at rest (provider credentials, webhook secrets, OAuth tokens): `@gateway/db`'s secret box. */
 export type SecretCipher = SecretBox;

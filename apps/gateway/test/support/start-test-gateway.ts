@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import type { ControlPlaneSnapshot, UsageEventRecord } from "@gateway/contracts";
 import type { AddressInfo } from "node:net";
 
@@ -40,7 +41,7 @@ export async function startTestGateway(
       ...settings,
     },
   });
-  const server = runtime.app.listen(0, "127.0.0.1");
+  const server = createServer(runtime.handler).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,8 +1,11 @@
 import { GatewayError } from "@gateway/errors";
 
 /**
- * The signal of one inference call for its whole life, including a stream's after its
- * first byte (which {@link runWithDeadline} does not cover: it ends when the stream starts).
+ * The one deadline mechanism of an inference call: a signal for its whole life, aborted when
+ * the caller leaves (499 `client_cancelled`) or, until the answer starts, when the request
+ * deadline passes (408 `request_timeout`). Once a stream has started, the deadline no longer
+ * applies (the upstream's first-byte, idle and duration timeouts do): a healthy long stream is
+ * never cut by a total deadline.
  */
 export interface CallLifetime {
   /** Aborted when the caller disconnects or the gateway deadline passes; aborts the upstream request. */
@@ -13,10 +16,11 @@ export interface CallLifetime {
   cancel(): void;
   /**
    * Settles like `work`, unless the lifetime is aborted first: then it rejects at once with
-   * 499 `client_cancelled` or 408 `request_timeout` (what `runWithDeadline` does for a single
-   * call, without a second controller and timer).
+   * 499 `client_cancelled` or 408 `request_timeout`.
    */
   race<Result>(work: Promise<Result>): Promise<Result>;
+  /** The answer started streaming: the request deadline stops applying (the caller's abort still does). */
+  streamStarted(): void;
   /** Clears the deadline timer and the caller listener; call once the call ended. */
   dispose(): void;
 }
@@ -89,6 +93,10 @@ export function createCallLifetime(options: {
           },
         );
       });
+    },
+    streamStarted() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
     },
     dispose() {
       if (timer) clearTimeout(timer);

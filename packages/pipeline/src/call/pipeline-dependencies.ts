@@ -19,13 +19,12 @@ export interface PipelineDependencies {
   latencyTracker?: LatencyTracker;
   /** Told when a settlement crosses a budget threshold first (once per budget and period). */
   onBudgetThreshold?: (crossing: BudgetThresholdCrossing) => void;
-  /** The gateway's deadline per request (408 `request_timeout` when it passes). */
-  requestTimeoutMs: number;
   /**
-   * Longest time one provider call may take (504 `upstream_timeout` when it passes);
-   * capped by the request deadline. Default: the request deadline only.
+   * The gateway's deadline per request, until its answer starts (408 `request_timeout` when it
+   * passes). Upstream timeouts (JSON total, stream first byte / idle / duration) are the
+   * transport's, per connection.
    */
-  upstreamTimeoutMs?: number;
+  requestTimeoutMs: number;
   /** Told about unexpected failures (rendered as a generic 500), for logs. */
   onInternalError?: (error: unknown, requestId: string) => void;
 }

@@ -1,9 +1,15 @@
 import { GatewayError } from "@gateway/errors";
 import type { SseEvent } from "@gateway/provider-adapters";
-import { identityForApiKeyId } from "../stages/authenticate.js";
+import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
+import { runInferenceCall } from "../call/run-inference-call.js";
+import { identityForApiKeyId } from "../stages/authenticate.js";
 import type { RequestHeaders } from "../stages/request-headers.js";
-import { runChatShapedCall } from "./run-chat-call.js";
+import { chatCompletionsEndpoint } from "./chat-endpoints.js";
+import type { ChatBody } from "./parse-chat-body.js";
+
+/** Chat completions, recorded as the playground's. */
+const playgroundEndpoint: InferenceEndpoint<ChatBody> = { ...chatCompletionsEndpoint, name: "playground" };
 
 /** Input of a playground chat: one chat as the key `apiKeyId`, on behalf of `userId`. */
 export interface PlaygroundChatInput {
@@ -48,21 +54,22 @@ export function createPlaygroundRunner(
       if (settings.refreshSnapshot && !dependencies.snapshots.current().apiKeysById.has(input.apiKeyId)) {
         await settings.refreshSnapshot();
       }
-      const answer = await runChatShapedCall(
+      return runInferenceCall(
         dependencies,
-        { requestId: input.requestId, headers: input.headers, readBody: async () => input.body, signal: input.signal },
         {
-          format: "openai",
-          endpoint: "playground",
+          requestId: input.requestId,
+          headers: input.headers,
+          readBody: async () => input.body,
+          signal: input.signal,
           throwErrors: true,
-          resolveIdentity: (snapshot) => {
+          identity: (snapshot) => {
             const identity = identityForApiKeyId(input.apiKeyId, snapshot, { userId: input.userId });
             if (identity.organization.id !== input.organizationId) throw new GatewayError("invalid_gateway_api_key");
             return identity;
           },
         },
+        playgroundEndpoint,
       );
-      return answer;
     },
   };
 }

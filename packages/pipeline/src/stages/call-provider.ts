@@ -2,7 +2,14 @@ import type { ProviderTarget } from "@gateway/provider-adapters";
 import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
 import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
-import type { CallScope } from "../call/run-with-deadline.js";
+
+/** The signal and deadline of one call, as the call-provider stage sees them. */
+export interface CallScope {
+  /** Aborted when the caller disconnects or the gateway deadline passes. */
+  signal: AbortSignal;
+  /** Epoch ms after which no new attempt starts. */
+  deadline: number;
+}
 
 /** Input of {@link callProvider}. */
 export interface CallProviderInput<Result> {

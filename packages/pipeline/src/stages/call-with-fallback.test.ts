@@ -2,8 +2,8 @@ import { GatewayError } from "@gateway/errors";
 import { describe, expect, it } from "vitest";
 import { callWithFallback } from "./call-with-fallback.js";
 
-const retryable = () => new GatewayError("upstream_error", { details: { retryable: true } });
-const final = () => new GatewayError("invalid_request", { details: { retryable: false } });
+const retryable = () => new GatewayError("upstream_error", { retryable: true });
+const final = () => new GatewayError("invalid_request", { retryable: false });
 const farDeadline = () => Date.now() + 60_000;
 
 describe("callWithFallback", () => {
@@ -47,7 +47,7 @@ describe("callWithFallback", () => {
         maxAttemptsPerTarget: 1,
         deadline: farDeadline(),
         call: async () => {
-          throw new GatewayError("upstream_rate_limited", { retryAfter: "120", details: { retryable: true } });
+          throw new GatewayError("upstream_rate_limited", { retryAfter: "120", retryable: true });
         },
       }),
     ).rejects.toMatchObject({ code: "upstream_rate_limited", retryAfter: "120" });
@@ -61,7 +61,7 @@ describe("callWithFallback", () => {
       deadline: farDeadline(),
       call: async (target) => {
         calls.push(target);
-        if (target === "a") throw new GatewayError("upstream_rate_limited", { retryAfter: 3600, details: { retryable: true } });
+        if (target === "a") throw new GatewayError("upstream_rate_limited", { retryAfter: 3600, retryable: true });
         return "ok";
       },
     });

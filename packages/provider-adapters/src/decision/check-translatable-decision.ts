@@ -39,5 +39,5 @@ export function checkTranslatableDecision(request: DecisionRequest, provider: st
 }
 
 function unsupported(param: string, message: string): GatewayError {
-  return new GatewayError("unsupported_feature", { message, param, details: { retryable: true } });
+  return new GatewayError("unsupported_feature", { message, param, retryable: true });
 }

@@ -138,7 +138,7 @@ function ensureMass(weights: Record<string, number>, provider: string): void {
   if (!(total > 0)) {
     throw new GatewayError("upstream_error", {
       message: `The provider '${provider}' answered with none of the allowed labels among its most likely tokens.`,
-      details: { retryable: true, provider },
+      retryable: true, details: { provider },
     });
   }
 }

@@ -33,7 +33,7 @@ export function convertAnthropicResponseToChat(
   if (!isJsonObject(response) || !Array.isArray(response.content)) {
     throw new GatewayError("upstream_error", {
       message: "The provider answered with a body that is not an Anthropic message.",
-      details: { retryable: true },
+      retryable: true,
     });
   }
   let text = "";

@@ -27,7 +27,7 @@ export function convertChatResponseToAnthropic(
   if (!isJsonObject(response) || !isJsonObject(choice) || !isJsonObject(choice.message)) {
     throw new GatewayError("upstream_error", {
       message: "The provider answered with a body that is not a chat completion.",
-      details: { retryable: true },
+      retryable: true,
     });
   }
   const message = choice.message;
@@ -71,6 +71,6 @@ function parseProviderArguments(argumentsText: unknown): JsonObject {
   }
   throw new GatewayError("upstream_error", {
     message: "The provider returned tool call arguments that are not a JSON object.",
-    details: { retryable: true },
+    retryable: true,
   });
 }

@@ -1,5 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
-import { countTokensField, usageFields } from "./count-tokens-field.js";
+import { countTokensField, splitCachedInput, usageFields } from "./count-tokens-field.js";
 
 /** OpenAI chat `usage` as providers send it (any field may be missing or null). */
 export interface ChatUsage {
@@ -25,15 +25,10 @@ export interface ChatUsage {
 export function normalizeChatUsage(usage: unknown): NormalizedUsage {
   const fields = usageFields(usage);
   const promptDetails = usageFields(fields.prompt_tokens_details);
-  const prompt = countTokensField(fields.prompt_tokens);
-  const cacheReadTokens = Math.min(prompt, countTokensField(promptDetails.cached_tokens));
-  const cacheWriteTokens = Math.min(prompt - cacheReadTokens, countTokensField(promptDetails.cache_write_tokens));
   const outputTokens = countTokensField(fields.completion_tokens);
   return {
-    inputTokens: prompt - cacheReadTokens - cacheWriteTokens,
+    ...splitCachedInput(countTokensField(fields.prompt_tokens), countTokensField(promptDetails.cached_tokens), countTokensField(promptDetails.cache_write_tokens)),
     outputTokens,
-    cacheReadTokens,
-    cacheWriteTokens,
     reasoningTokens: Math.min(outputTokens, countTokensField(usageFields(fields.completion_tokens_details).reasoning_tokens)),
   };
 }

@@ -11,3 +11,14 @@ export function countTokensField(value: unknown): number {
 export function usageFields(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
+
+/**
+ * Splits an input count that INCLUDES cache reads and writes (OpenAI style) into the three
+ * normalized counts, each cache count capped by what remains, so inconsistent numbers never bill
+ * more than the total.
+ */
+export function splitCachedInput(total: number, cacheRead: number, cacheWrite: number): { inputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } {
+  const cacheReadTokens = Math.min(total, cacheRead);
+  const cacheWriteTokens = Math.min(total - cacheReadTokens, cacheWrite);
+  return { inputTokens: total - cacheReadTokens - cacheWriteTokens, cacheReadTokens, cacheWriteTokens };
+}

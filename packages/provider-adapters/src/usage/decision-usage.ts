@@ -1,5 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
-import { countTokensField, usageFields } from "./count-tokens-field.js";
+import { countTokensField, splitCachedInput, usageFields } from "./count-tokens-field.js";
 
 /** The decision contract's `usage` (`input_tokens` includes cached tokens, OpenAI style). */
 export type DecisionUsage = {
@@ -18,15 +18,10 @@ export type DecisionUsage = {
 export function normalizeDecisionUsage(usage: unknown): NormalizedUsage {
   const fields = usageFields(usage);
   const details = usageFields(fields.input_tokens_details);
-  const input = countTokensField(fields.input_tokens);
-  const cacheReadTokens = Math.min(input, countTokensField(details.cached_tokens));
-  const cacheWriteTokens = Math.min(input - cacheReadTokens, countTokensField(details.cache_creation_tokens));
   const outputTokens = countTokensField(fields.output_tokens);
   return {
-    inputTokens: input - cacheReadTokens - cacheWriteTokens,
+    ...splitCachedInput(countTokensField(fields.input_tokens), countTokensField(details.cached_tokens), countTokensField(details.cache_creation_tokens)),
     outputTokens,
-    cacheReadTokens,
-    cacheWriteTokens,
     reasoningTokens: Math.min(outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens)),
   };
 }

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { formatSseEvent } from "../format-sse-event.js";
-import { parseSseStream } from "../parse-sse-stream.js";
-import type { SseEvent } from "../sse-event.js";
+import { formatSseEvent } from "../../stream/format-sse-event.js";
+import { parseSseStream } from "../../stream/parse-sse-stream.js";
+import type { SseEvent } from "../../stream/sse-event.js";
 
 const fixturesRoot = fileURLToPath(new URL(".", import.meta.url));
 

@@ -5,7 +5,8 @@ import { createTestSnapshot, testApiKey } from "../__fixtures__/create-test-snap
 import { createAdapterRegistry } from "../runtime/adapter-registry.js";
 import { compileSnapshot } from "../runtime/compile-snapshot.js";
 import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
-import { runDecisionCall } from "./run-decision-call.js";
+import { runInferenceCall } from "../call/run-inference-call.js";
+import { decisionEndpoint } from "./decision-endpoint.js";
 import type { UsageEventRecord } from "@gateway/contracts";
 
 const transport = createHttpTransport();
@@ -31,12 +32,13 @@ const body = {
 };
 const headers = { authorization: `Bearer ${testApiKey}` };
 
-describe("runDecisionCall (no HTTP)", () => {
+describe("decisions on the call skeleton (no HTTP)", () => {
   it("answers a decision and queues one usage event without the decision content", async () => {
     const { dependencies, events } = createDependencies();
-    const response = await runDecisionCall(dependencies, { requestId: "req_a", headers, readBody: async () => body });
+    const response = await runInferenceCall(dependencies, { requestId: "req_a", headers, readBody: async () => body }, decisionEndpoint);
     expect(response.status).toBe(200);
     expect(response.headers["x-request-id"]).toBe("req_a");
+    if (response.kind !== "json") throw new Error("expected JSON");
     expect((response.body as { answers: Record<string, unknown> }).answers.ok).toMatchObject({ type: "noul" });
     await vi.waitFor(() => expect(events).toHaveLength(1));
     expect(events[0]).toMatchObject({ requestId: "req_a", status: 200, provider: "demo", apiKeyId: "key_1", content: null });
@@ -46,7 +48,7 @@ describe("runDecisionCall (no HTTP)", () => {
   it("authenticates before reading the body", async () => {
     const { dependencies, events } = createDependencies();
     const readBody = vi.fn(async () => body);
-    const response = await runDecisionCall(dependencies, { requestId: "req_b", headers: {}, readBody });
+    const response = await runInferenceCall(dependencies, { requestId: "req_b", headers: {}, readBody }, decisionEndpoint);
     expect(response.status).toBe(401);
     expect(readBody).not.toHaveBeenCalled();
     await vi.waitFor(() => expect(events[0]).toMatchObject({ status: 401, errorCode: "invalid_gateway_api_key" }));
@@ -62,9 +64,8 @@ describe("runDecisionCall (no HTTP)", () => {
       },
     };
     const { dependencies, events } = createDependencies({ adapter: hanging, requestTimeoutMs: 50 });
-    const response = await runDecisionCall(dependencies, { requestId: "req_c", headers, readBody: async () => body });
-    expect(response.status).toBe(408);
-    expect(response.body).toMatchObject({ error: { code: "request_timeout" } });
+    const response = await runInferenceCall(dependencies, { requestId: "req_c", headers, readBody: async () => body }, decisionEndpoint);
+    expect(response).toMatchObject({ kind: "json", status: 408, body: { error: { code: "request_timeout" } } });
     expect(providerSignal?.aborted).toBe(true);
     await vi.waitFor(() => expect(events[0]).toMatchObject({ status: 408, provider: "demo" }));
   });
@@ -81,7 +82,7 @@ describe("runDecisionCall (no HTTP)", () => {
       },
     };
     const { dependencies, events } = createDependencies({ adapter: hanging });
-    await runDecisionCall(dependencies, { requestId: "req_d", headers, readBody: async () => body, signal: caller.signal });
+    await runInferenceCall(dependencies, { requestId: "req_d", headers, readBody: async () => body, signal: caller.signal }, decisionEndpoint);
     expect(providerSignal?.aborted).toBe(true);
     await vi.waitFor(() => expect(events[0]).toMatchObject({ status: 499, errorCode: "client_cancelled" }));
   });

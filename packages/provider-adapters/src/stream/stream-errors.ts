@@ -1,5 +1,4 @@
 import { type ErrorCode, GatewayError } from "@gateway/errors";
-import { isJsonObject } from "./request-guards.js";
 
 const codeByAnthropicType: Record<string, ErrorCode> = {
   overloaded_error: "service_unavailable",
@@ -8,26 +7,32 @@ const codeByAnthropicType: Record<string, ErrorCode> = {
   api_error: "upstream_error",
 };
 
+function objectOf(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
 /** Turns an Anthropic in-stream `error` payload (`{type:"error", error:{type,message}}`) into a GatewayError. */
 export function gatewayErrorFromAnthropicStreamError(payload: unknown): GatewayError {
-  const error = isJsonObject(payload) && isJsonObject(payload.error) ? payload.error : {};
+  const error = objectOf(objectOf(payload).error);
   const type = typeof error.type === "string" ? error.type : "api_error";
   const message = typeof error.message === "string" && error.message !== "" ? error.message : "The provider stream failed.";
-  return new GatewayError(codeByAnthropicType[type] ?? "upstream_error", {
+  return new GatewayError(Object.hasOwn(codeByAnthropicType, type) ? codeByAnthropicType[type]! : "upstream_error", {
     message: `The provider failed mid-stream (${type}): ${message}`,
-    details: { retryable: false, provider_error_type: type },
+    retryable: false,
+    details: { provider_error_type: type },
   });
 }
 
 /** Turns an OpenAI in-stream error payload (`{error:{message,type,code}}`) into a GatewayError. */
 export function gatewayErrorFromChatStreamError(payload: unknown): GatewayError {
-  const error = isJsonObject(payload) && isJsonObject(payload.error) ? payload.error : {};
+  const error = objectOf(objectOf(payload).error);
   const type = typeof error.type === "string" ? error.type : typeof error.code === "string" ? error.code : "server_error";
   const message = typeof error.message === "string" && error.message !== "" ? error.message : "The provider stream failed.";
   const code: ErrorCode = /rate_limit/.test(type) ? "upstream_rate_limited" : /timeout/.test(type) ? "upstream_timeout" : "upstream_error";
   return new GatewayError(code, {
     message: `The provider failed mid-stream (${type}): ${message}`,
-    details: { retryable: false, provider_error_type: type },
+    retryable: false,
+    details: { provider_error_type: type },
   });
 }
 
@@ -36,7 +41,7 @@ export function gatewayErrorFromStreamFailure(error: unknown): GatewayError {
   if (GatewayError.isInstance(error)) return error;
   return new GatewayError("upstream_error", {
     message: "The provider stream failed before it completed.",
-    details: { retryable: false },
+    retryable: false,
     cause: error,
   });
 }
@@ -45,22 +50,22 @@ export function gatewayErrorFromStreamFailure(error: unknown): GatewayError {
 export function truncatedStreamError(): GatewayError {
   return new GatewayError("upstream_error", {
     message: "The provider stream ended before it completed.",
-    details: { retryable: false },
+    retryable: false,
   });
 }
 
-/** A provider stream event that is not valid JSON. */
-export function malformedStreamEventError(): GatewayError {
+/**
+ * A provider stream event that is not valid JSON, or not a valid event of its wire format;
+ * `problem` says what is wrong without echoing the event.
+ */
+export function malformedStreamEventError(problem: string): GatewayError {
   return new GatewayError("upstream_error", {
-    message: "The provider sent a stream event that is not valid JSON.",
-    details: { retryable: false },
+    message: `The provider sent an invalid stream event: ${problem}.`,
+    retryable: false,
   });
 }
 
-/** More tool-call arguments arrived for a call whose arguments were already complete JSON. */
-export function malformedToolArgumentsError(): GatewayError {
-  return new GatewayError("upstream_error", {
-    message: "The provider sent tool call arguments after the call's JSON was complete.",
-    details: { retryable: false },
-  });
+/** The error as a caller may see it: an internal failure loses its message (it may hold internals). */
+export function callerSafeError(error: GatewayError): GatewayError {
+  return error.code === "internal_error" ? new GatewayError("internal_error") : error;
 }

@@ -1,22 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { byteChunks, collect, expectGolden, fromArray, payloads, readFixtureText, readSseFixture, toWire } from "./__fixtures__/golden.js";
-import { createAnthropicToChatStream } from "./create-anthropic-to-chat-stream.js";
+import { translateEvents } from "../../test/render-stream-result.js";
+import { byteChunks, collect, expectGolden, fromArray, payloads, readFixtureText, readSseFixture, toWire } from "../translation/__fixtures__/golden.js";
+import { createChatStreamEncoder } from "./create-chat-stream-encoder.js";
+import { createMessagesStreamDecoder } from "./create-messages-stream-decoder.js";
 import { parseSseStream } from "./parse-sse-stream.js";
 import type { SseEvent } from "./sse-event.js";
 
 const base = { model: "anthropic/claude-sonnet-4-5", requestId: "req_123", created: 1735689600 };
 
+/** An Anthropic upstream's events as an OpenAI chat caller receives them. */
+function pipe(source: AsyncIterable<SseEvent>, options: { includeUsage: boolean; jsonResponseTool?: string }) {
+  return translateEvents(
+    source,
+    createMessagesStreamDecoder(options.jsonResponseTool === undefined ? {} : { jsonResponseTool: options.jsonResponseTool }),
+    createChatStreamEncoder({ ...base, includeUsage: options.includeUsage }),
+  );
+}
+
 async function translate(name: string, options: { includeUsage: boolean; jsonResponseTool?: string }) {
-  const transformer = createAnthropicToChatStream({ ...base, ...options });
-  const events = await collect(transformer.pipe(fromArray(await readSseFixture(`anthropic-stream/${name}.anthropic.sse`))));
-  return { events, transformer };
+  const translated = pipe(fromArray(await readSseFixture(`anthropic-stream/${name}.anthropic.sse`)), options);
+  return { events: await collect(translated.events), translated };
 }
 
 function anthropicEvent(type: string, payload: Record<string, unknown>): SseEvent {
   return { event: type, data: JSON.stringify({ type, ...payload }) };
 }
 
-describe("createAnthropicToChatStream (golden)", () => {
+describe("Anthropic upstream -> OpenAI chat caller (golden)", () => {
   it.each<[string, boolean, string | undefined]>([
     ["text-ping-cache", true, undefined],
     ["parallel-tool-calls", false, undefined],
@@ -31,7 +41,7 @@ describe("createAnthropicToChatStream (golden)", () => {
   });
 });
 
-describe("createAnthropicToChatStream", () => {
+describe("Anthropic upstream -> OpenAI chat caller", () => {
   it("starts with the role chunk and ends with [DONE]", async () => {
     const { events } = await translate("text-ping-cache", { includeUsage: false });
     expect((payloads(events)[0] as any).choices[0].delta).toEqual({ role: "assistant", content: "", refusal: null });
@@ -82,31 +92,31 @@ describe("createAnthropicToChatStream", () => {
   });
 
   it("keeps cache tokens in the usage chunk and in the running usage", async () => {
-    const { events, transformer } = await translate("text-ping-cache", { includeUsage: true });
+    const { events, translated } = await translate("text-ping-cache", { includeUsage: true });
     expect((payloads(events).at(-1) as any).usage).toMatchObject({
       prompt_tokens: 21 + 188 + 1024,
       prompt_tokens_details: { cached_tokens: 1024, cache_write_tokens: 188 },
     });
-    expect(transformer.usage()).toEqual({ inputTokens: 21, outputTokens: 12, cacheReadTokens: 1024, cacheWriteTokens: 188, reasoningTokens: 0 });
+    expect(translated.usage()).toEqual({ inputTokens: 21, outputTokens: 12, cacheReadTokens: 1024, cacheWriteTokens: 188, reasoningTokens: 0 });
   });
 
   it("exposes partial usage while the stream is still running (for billing a disconnect)", async () => {
-    const transformer = createAnthropicToChatStream({ ...base, includeUsage: false });
-    const iterator = transformer.pipe(fromArray(await readSseFixture("anthropic-stream/text-ping-cache.anthropic.sse")))[Symbol.asyncIterator]();
+    const translated = pipe(fromArray(await readSseFixture("anthropic-stream/text-ping-cache.anthropic.sse")), { includeUsage: false });
+    const iterator = translated.events[Symbol.asyncIterator]();
     await iterator.next(); // role chunk, after message_start
-    expect(transformer.usage()).toEqual({ inputTokens: 21, outputTokens: 1, cacheReadTokens: 1024, cacheWriteTokens: 188, reasoningTokens: 0 });
+    expect(translated.usage()).toEqual({ inputTokens: 21, outputTokens: 1, cacheReadTokens: 1024, cacheWriteTokens: 188, reasoningTokens: 0 });
     await iterator.return?.();
   });
 
   it("ends with a final error chunk and no [DONE] on an in-stream error", async () => {
-    const { events, transformer } = await translate("in-stream-error", { includeUsage: true });
+    const { events, translated } = await translate("in-stream-error", { includeUsage: true });
     const last = JSON.parse(events.at(-1)?.data ?? "{}");
     expect(last.error).toMatchObject({ code: "service_unavailable" });
     expect(last.error.message).toContain("Overloaded");
     expect(last.request_id).toBe("req_123");
     expect(events.some((event) => event.data === "[DONE]")).toBe(false);
-    expect(transformer.finished).toBe(true);
-    expect(transformer.usage().inputTokens).toBe(30);
+    expect(translated.finished()).toBe(true);
+    expect(translated.usage().inputTokens).toBe(30);
   });
 
   it("ends with an error when the upstream stops before message_stop or its read fails", async () => {
@@ -117,7 +127,7 @@ describe("createAnthropicToChatStream", () => {
       yield anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 3, output_tokens: 1 } } });
       throw new Error("socket hang up");
     }
-    const failed = await collect(createAnthropicToChatStream({ ...base, includeUsage: false }).pipe(failing()));
+    const failed = await collect(pipe(failing(), { includeUsage: false }).events);
     expect(failed).toHaveLength(2);
     expect(JSON.parse(failed[1]?.data ?? "{}").error.message).not.toContain("socket");
   });
@@ -125,17 +135,15 @@ describe("createAnthropicToChatStream", () => {
   it("ignores ping events wherever they come", async () => {
     const withPings = (await translate("text-ping-cache", { includeUsage: true })).events;
     const source = (await readSseFixture("anthropic-stream/text-ping-cache.anthropic.sse")).filter((event) => event.event !== "ping");
-    const withoutPings = await collect(createAnthropicToChatStream({ ...base, includeUsage: true }).pipe(fromArray(source)));
+    const withoutPings = await collect(pipe(fromArray(source), { includeUsage: true }).events);
     expect(withPings).toEqual(withoutPings);
   });
 
   it("gives the same output whatever the byte chunking of the upstream", async () => {
     const text = readFixtureText("anthropic-stream/parallel-tool-calls.anthropic.sse");
-    const reference = await collect(
-      createAnthropicToChatStream({ ...base, includeUsage: true }).pipe(parseSseStream(byteChunks(text, 65536))),
-    );
+    const reference = await collect(pipe(parseSseStream(byteChunks(text, 65536)), { includeUsage: true }).events);
     for (const size of [1, 7, 64]) {
-      const output = await collect(createAnthropicToChatStream({ ...base, includeUsage: true }).pipe(parseSseStream(byteChunks(text, size))));
+      const output = await collect(pipe(parseSseStream(byteChunks(text, size)), { includeUsage: true }).events);
       expect(output).toEqual(reference);
     }
   });
@@ -157,19 +165,9 @@ describe("createAnthropicToChatStream", () => {
       anthropicEvent("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: 2 } }),
       anthropicEvent("message_stop", {}),
     ];
-    const output = payloads(await collect(createAnthropicToChatStream({ ...base, includeUsage: false }).pipe(fromArray(events)))) as any[];
+    const output = payloads(await collect(pipe(fromArray(events), { includeUsage: false }).events)) as any[];
     expect(output.at(-1).choices[0].finish_reason).toBe(finishReason);
   });
 
-  it("works as the transformer of a web TransformStream", async () => {
-    const source = await readSseFixture("anthropic-stream/text-ping-cache.anthropic.sse");
-    const stream = new ReadableStream<SseEvent>({
-      start(controller) {
-        for (const event of source) controller.enqueue(event);
-        controller.close();
-      },
-    }).pipeThrough(new TransformStream(createAnthropicToChatStream({ ...base, includeUsage: true })));
-    const output = await collect(stream as unknown as AsyncIterable<SseEvent>);
-    expect(output).toEqual((await translate("text-ping-cache", { includeUsage: true })).events);
-  });
+
 });

@@ -1,13 +1,21 @@
 import { createAdmissionController, createMemoryStore } from "@gateway/budget";
-import { type ProviderAdapter, type SseEvent, createDemoAdapter, createHttpTransport, emptyUsage } from "@gateway/provider-adapters";
+import {
+  type ProviderAdapter,
+  type SseEvent,
+  createChatStreamDecoder,
+  createDemoAdapter,
+  createHttpTransport,
+  decodeSseStream,
+} from "@gateway/provider-adapters";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createTestSnapshot, testApiKey } from "../__fixtures__/create-test-snapshot.js";
 import { createAdapterRegistry } from "../runtime/adapter-registry.js";
 import { compileSnapshot } from "../runtime/compile-snapshot.js";
 import { createPlaygroundRunner } from "./create-playground-runner.js";
 import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
-import { runChatCall, runMessagesCall } from "./run-chat-call.js";
-import { runCountTokensCall } from "./run-count-tokens-call.js";
+import { runInferenceCall } from "../call/run-inference-call.js";
+import { chatCompletionsEndpoint, messagesEndpoint } from "./chat-endpoints.js";
+import { countTokensEndpoint } from "./count-tokens-endpoint.js";
 import type { UsageEventRecord } from "@gateway/contracts";
 
 const transport = createHttpTransport();
@@ -32,33 +40,33 @@ function createDependencies(options: { adapter?: ProviderAdapter; captureContent
 
 const chatBody = { model: "demo/demo/chat", messages: [{ role: "user", content: "Hello" }] };
 
-describe("runChatCall / runMessagesCall (no HTTP)", () => {
+describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () => {
   it("answers JSON and records a chat_completions usage event, with content only when the project captures it", async () => {
     const { dependencies, events } = createDependencies({ captureContent: true });
-    const answer = await runChatCall(dependencies, { requestId: "req_a", headers: { authorization: `Bearer ${testApiKey}` }, readBody: async () => chatBody });
+    const answer = await runInferenceCall(dependencies, { requestId: "req_a", headers: { authorization: `Bearer ${testApiKey}` }, readBody: async () => chatBody }, chatCompletionsEndpoint);
     expect(answer).toMatchObject({ kind: "json", status: 200, headers: { "x-request-id": "req_a", "x-gateway-demo": "true" } });
     await vi.waitFor(() => expect(events).toHaveLength(1));
     expect(events[0]).toMatchObject({ endpoint: "chat_completions", status: 200, provider: "demo", content: { request: chatBody } });
     expect(events[0]!.outputTokens).toBeGreaterThan(0);
 
     const quiet = createDependencies({ captureContent: false });
-    await runChatCall(quiet.dependencies, { requestId: "req_b", headers: { authorization: `Bearer ${testApiKey}` }, readBody: async () => chatBody });
+    await runInferenceCall(quiet.dependencies, { requestId: "req_b", headers: { authorization: `Bearer ${testApiKey}` }, readBody: async () => chatBody }, chatCompletionsEndpoint);
     await vi.waitFor(() => expect(quiet.events).toHaveLength(1));
     expect(quiet.events[0]!.content).toBeNull();
   });
 
   it("the messages call accepts x-api-key and answers errors with the Anthropic body", async () => {
     const { dependencies } = createDependencies();
-    const ok = await runMessagesCall(dependencies, { requestId: "req_c", headers: { "x-api-key": testApiKey }, readBody: async () => ({ ...chatBody, max_tokens: 10 }) });
+    const ok = await runInferenceCall(dependencies, { requestId: "req_c", headers: { "x-api-key": testApiKey }, readBody: async () => ({ ...chatBody, max_tokens: 10 }) }, messagesEndpoint);
     expect(ok.status).toBe(200);
-    const missing = await runMessagesCall(dependencies, { requestId: "req_d", headers: { "x-api-key": testApiKey }, readBody: async () => ({ ...chatBody, model: "demo/demo/none" }) });
+    const missing = await runInferenceCall(dependencies, { requestId: "req_d", headers: { "x-api-key": testApiKey }, readBody: async () => ({ ...chatBody, model: "demo/demo/none" }) }, messagesEndpoint);
     expect(missing).toMatchObject({ kind: "json", status: 404, body: { type: "error", error: { type: "not_found_error" }, request_id: "req_d" } });
   });
 
   it("authenticates before reading the body", async () => {
     const { dependencies } = createDependencies();
     const readBody = vi.fn(async () => chatBody);
-    const answer = await runChatCall(dependencies, { requestId: "req_e", headers: {}, readBody });
+    const answer = await runInferenceCall(dependencies, { requestId: "req_e", headers: {}, readBody }, chatCompletionsEndpoint);
     expect(answer.status).toBe(401);
     expect(readBody).not.toHaveBeenCalled();
   });
@@ -69,22 +77,25 @@ describe("runChatCall / runMessagesCall (no HTTP)", () => {
       chatCompletions: async (_body, _target, context) => ({
         kind: "stream",
         status: 200,
-        usage: () => emptyUsage(),
-        events: (async function* (): AsyncGenerator<SseEvent> {
-          yield { data: JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "abcdefgh" }, finish_reason: null }] }) };
-          await new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
-        })(),
+        format: "openai-chat",
+        frames: decodeSseStream(
+          (async function* (): AsyncGenerator<SseEvent> {
+            yield { data: JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "abcdefgh" }, finish_reason: null }] }) };
+            await new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
+          })(),
+          createChatStreamDecoder(),
+        ),
       }),
     };
     const { dependencies, events } = createDependencies({ adapter });
     const caller = new AbortController();
-    const answer = await runChatCall(dependencies, {
+    const answer = await runInferenceCall(dependencies, {
       requestId: "req_f",
       headers: { authorization: `Bearer ${testApiKey}` },
       readBody: async () => ({ ...chatBody, stream: true }),
       signal: caller.signal,
       bodyBytes: 400,
-    });
+    }, chatCompletionsEndpoint);
     expect(answer.kind).toBe("stream");
     if (answer.kind !== "stream") return;
     const iterator = answer.events[Symbol.asyncIterator]();
@@ -98,9 +109,10 @@ describe("runChatCall / runMessagesCall (no HTTP)", () => {
 
   it("count_tokens answers the count with headers saying where it came from", async () => {
     const { dependencies, events } = createDependencies();
-    const answer = await runCountTokensCall(dependencies, { requestId: "req_g", headers: { "x-api-key": testApiKey }, readBody: async () => chatBody });
+    const answer = await runInferenceCall(dependencies, { requestId: "req_g", headers: { "x-api-key": testApiKey }, readBody: async () => chatBody }, countTokensEndpoint);
     expect(answer.status).toBe(200);
     expect(answer.headers).toMatchObject({ "x-gateway-token-count": "local", "x-gateway-token-count-accuracy": "estimate" });
+    if (answer.kind !== "json") throw new Error("expected JSON");
     expect((answer.body as { input_tokens: number }).input_tokens).toBeGreaterThan(0);
     expect(events[0]).toMatchObject({ endpoint: "count_tokens", status: 200, costMicros: 0 });
   });

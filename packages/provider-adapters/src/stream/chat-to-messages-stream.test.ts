@@ -1,14 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { collect, expectGolden, fromArray, payloads, readSseFixture, toWire } from "./__fixtures__/golden.js";
-import { createChatToAnthropicStream } from "./create-chat-to-anthropic-stream.js";
+import { translateEvents } from "../../test/render-stream-result.js";
+import { collect, expectGolden, fromArray, payloads, readSseFixture, toWire } from "../translation/__fixtures__/golden.js";
+import { createChatStreamDecoder } from "./create-chat-stream-decoder.js";
+import { createMessagesStreamEncoder } from "./create-messages-stream-encoder.js";
 import type { SseEvent } from "./sse-event.js";
 
 const base = { model: "openai/gpt-4o", requestId: "req_456" };
 
+/** An OpenAI upstream's chunks as an Anthropic messages caller receives them. */
+function pipe(source: AsyncIterable<SseEvent>) {
+  return translateEvents(source, createChatStreamDecoder(), createMessagesStreamEncoder(base));
+}
+
 async function translate(name: string) {
-  const transformer = createChatToAnthropicStream(base);
-  const events = await collect(transformer.pipe(fromArray(await readSseFixture(`chat-stream/${name}.openai.sse`))));
-  return { events, transformer };
+  const translated = pipe(fromArray(await readSseFixture(`chat-stream/${name}.openai.sse`)));
+  return { events: await collect(translated.events), translated };
 }
 
 /** Rebuilds the final message the way the Anthropic SDK accumulates stream events. */
@@ -22,6 +28,8 @@ function accumulate(events: SseEvent[]) {
     const payload = JSON.parse(event.data);
     expect(payload.type).toBe(event.event);
     if (payload.type === "content_block_start") {
+      // Anthropic never interleaves blocks: one is open at a time.
+      expect(open.size).toBe(0);
       expect(payload.index).toBe(content.length);
       content.push(structuredClone(payload.content_block));
       open.add(payload.index);
@@ -42,7 +50,7 @@ function accumulate(events: SseEvent[]) {
   return { content, stopReason, usage };
 }
 
-describe("createChatToAnthropicStream (golden)", () => {
+describe("OpenAI upstream -> Anthropic messages caller (golden)", () => {
   it.each(["text-cache-usage", "parallel-tool-calls", "interleaved-tool-calls", "in-stream-error", "refusal", "length-no-done"])(
     "%s",
     async (name) => {
@@ -52,9 +60,9 @@ describe("createChatToAnthropicStream (golden)", () => {
   );
 });
 
-describe("createChatToAnthropicStream", () => {
+describe("OpenAI upstream -> Anthropic messages caller", () => {
   it("frames the stream as message_start ... message_stop with cumulative usage including cache reads", async () => {
-    const { events, transformer } = await translate("text-cache-usage");
+    const { events, translated } = await translate("text-cache-usage");
     expect(events.map((event) => event.event)).toEqual([
       "message_start",
       "content_block_start",
@@ -68,7 +76,7 @@ describe("createChatToAnthropicStream", () => {
     expect(message.content).toEqual([{ type: "text", text: "Hello there ✓" }]);
     expect(message.stopReason).toBe("end_turn");
     expect(message.usage).toEqual({ input_tokens: 86, cache_creation_input_tokens: 0, cache_read_input_tokens: 1920, output_tokens: 300 });
-    expect(transformer.usage()).toEqual({ inputTokens: 86, outputTokens: 300, cacheReadTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 0 });
+    expect(translated.usage()).toEqual({ inputTokens: 86, outputTokens: 300, cacheReadTokens: 1920, cacheWriteTokens: 0, reasoningTokens: 0 });
   });
 
   it("gives text and each parallel tool call its own block in arrival order, with input_json_delta", async () => {
@@ -88,9 +96,43 @@ describe("createChatToAnthropicStream", () => {
     expect(message.stopReason).toBe("tool_use");
   });
 
-  it("routes interleaved fragments of parallel calls to the right blocks", async () => {
-    const message = accumulate((await translate("interleaved-tool-calls")).events);
+  it("keeps one block open at a time when the upstream interleaves parallel calls: the first streams live, the later one follows whole", async () => {
+    const { events } = await translate("interleaved-tool-calls");
+    const message = accumulate(events);
     expect(message.content.map((block) => block.input)).toEqual([{ q: "a" }, { q: "b" }]);
+    const deltas = payloads(events).filter((payload: any) => payload.type === "content_block_delta") as any[];
+    // The first call's two fragments go out as they came; the second call's are buffered into one delta.
+    expect(deltas.map((delta) => [delta.index, delta.delta.partial_json])).toEqual([
+      [0, '{"q":'],
+      [0, ' "a"}'],
+      [1, '{"q": "b"}'],
+    ]);
+  });
+
+  it("buffers three interleaved calls and emits them in the order they started", async () => {
+    const chunk = (toolCalls: unknown[], finish: string | null = null) => ({
+      data: JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: toolCalls.length ? { tool_calls: toolCalls } : {}, finish_reason: finish }] }),
+    });
+    const start = (index: number, name: string) => ({ index, id: `call_${index}`, type: "function", function: { name, arguments: "" } });
+    const args = (index: number, text: string) => ({ index, function: { arguments: text } });
+    const events = await collect(
+      pipe(
+        fromArray([
+          chunk([start(0, "a"), start(1, "b"), start(2, "c")]),
+          chunk([args(2, '{"z"'), args(0, '{"x"'), args(1, '{"y"')]),
+          chunk([args(1, ":2}"), args(2, ":3}"), args(0, ":1}")]),
+          chunk([], "tool_calls"),
+          { data: "[DONE]" },
+        ]),
+      ).events,
+    );
+    const message = accumulate(events);
+    expect(message.content).toEqual([
+      { type: "tool_use", id: "call_0", name: "a", input: { x: 1 } },
+      { type: "tool_use", id: "call_1", name: "b", input: { y: 2 } },
+      { type: "tool_use", id: "call_2", name: "c", input: { z: 3 } },
+    ]);
+    expect(message.stopReason).toBe("tool_use");
   });
 
   it("turns an upstream error chunk into event: error and ends without message_stop", async () => {
@@ -114,7 +156,7 @@ describe("createChatToAnthropicStream", () => {
     expect(accumulate(events).stopReason).toBe("max_tokens");
 
     const truncated = (await readSseFixture("chat-stream/text-cache-usage.openai.sse")).slice(0, 2);
-    const output = await collect(createChatToAnthropicStream(base).pipe(fromArray(truncated)));
+    const output = await collect(pipe(fromArray(truncated)).events);
     expect(output.at(-1)?.event).toBe("error");
   });
 
@@ -128,7 +170,7 @@ describe("createChatToAnthropicStream", () => {
       data: JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }),
     });
     const output = await collect(
-      createChatToAnthropicStream(base).pipe(fromArray([chunk({ role: "assistant", content: "x" }, null), chunk({}, finishReason), { data: "[DONE]" }])),
+      pipe(fromArray([chunk({ role: "assistant", content: "x" }, null), chunk({}, finishReason), { data: "[DONE]" }])).events,
     );
     const delta = payloads(output).find((payload: any) => payload.type === "message_delta") as any;
     expect(delta.delta.stop_reason).toBe(stopReason);

@@ -1,0 +1,143 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { GatewayError } from "@gateway/errors";
+import {
+  type InferenceEndpoint,
+  type PipelineDependencies,
+  chatCompletionsEndpoint,
+  countTokensEndpoint,
+  decisionEndpoint,
+  generateRequestId,
+  messagesEndpoint,
+  renderErrorResponse,
+  runInferenceCall,
+  runListModels,
+} from "@gateway/pipeline";
+import FindMyWay, { type HTTPMethod } from "find-my-way";
+import { buildGatewayOpenApiDocument } from "./openapi-document.js";
+import { readJsonBody } from "./read-json-body.js";
+import { writeJson, writeStream } from "./write-pipeline-response.js";
+
+/** What {@link createGatewayHandler} needs: the pipeline's dependencies plus HTTP settings. */
+export interface GatewayAppDependencies extends PipelineDependencies {
+  /** Largest accepted request body in bytes (413 `request_too_large` beyond it). */
+  bodyLimitBytes: number;
+  /** Told about unexpected failures (for logs); the client only sees a generic 500. */
+  onInternalError?: (error: unknown, requestId: string) => void;
+}
+
+/** One request as every step of the gateway sees it. */
+export interface GatewayRequestContext {
+  /** The gateway's id of the request (`req_...`), already set as `x-request-id`. */
+  requestId: string;
+  /** Epoch ms the request arrived. */
+  startedAt: number;
+}
+
+/**
+ * A step run for every request before routing, whatever the path's spelling (metrics, logs):
+ * it may answer the request itself, and then returns true.
+ */
+export type GatewayRequestHook = (request: IncomingMessage, response: ServerResponse, context: GatewayRequestContext) => boolean | void;
+
+/** The gateway's request listener (`http.createServer(handler)`), with the routes it serves. */
+export interface GatewayHandler {
+  (request: IncomingMessage, response: ServerResponse): void;
+  /** `METHOD /path` of every route, as matched (case-insensitive, trailing slash and query ignored). */
+  readonly routes: readonly string[];
+}
+
+type RouteHandler = (request: IncomingMessage, response: ServerResponse, context: GatewayRequestContext) => Promise<void> | void;
+
+/**
+ * The gateway's HTTP entry, on `node:http` with the `find-my-way` router: `POST /v1/systemone`,
+ * `POST /v1/chat/completions`, `POST /v1/messages`, `POST /v1/messages/count_tokens`,
+ * `GET /v1/models` and `GET /openapi.json`. Every request takes the same steps in the same
+ * order, with no hidden control flow: its id is set (`x-request-id` on every answer, success,
+ * error, unknown route or 500), the hooks run, then the router (paths case-insensitive, a
+ * trailing slash and the query string ignored, as Express matched them). The inference routes
+ * run one endpoint spec each on the pipeline's one call skeleton. Bodies are read by the
+ * pipeline after authentication, the size limit checked from `Content-Length` first. Streams are
+ * written event by event with backpressure; a client that goes away aborts the upstream request.
+ */
+export function createGatewayHandler(dependencies: GatewayAppDependencies, options: { hooks?: readonly GatewayRequestHook[] } = {}): GatewayHandler {
+  const hooks = options.hooks ?? [];
+  const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true });
+  const routes: string[] = [];
+  const route = (method: HTTPMethod, path: string, handler: RouteHandler) => {
+    router.on(method, path, handler as never);
+    routes.push(`${method} ${path}`);
+  };
+
+  const inference = <Request>(endpoint: InferenceEndpoint<Request>): RouteHandler => async (request, response, context) => {
+    const abort = abortOnClose(response);
+    const declaredLength = Number(request.headers["content-length"]);
+    const answer = await runInferenceCall(
+      dependencies,
+      {
+        requestId: context.requestId,
+        startedAt: context.startedAt,
+        headers: request.headers,
+        readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
+        abortController: abort,
+        ...(Number.isSafeInteger(declaredLength) && declaredLength > 0 ? { bodyBytes: declaredLength } : {}),
+      },
+      endpoint,
+    );
+    if (answer.kind === "json") writeJson(response, answer);
+    else await writeStream(response, answer, abort);
+  };
+  route("POST", "/v1/chat/completions", inference(chatCompletionsEndpoint));
+  route("POST", "/v1/messages", inference(messagesEndpoint));
+  route("POST", "/v1/messages/count_tokens", inference(countTokensEndpoint));
+  route("POST", "/v1/systemone", inference(decisionEndpoint));
+  route("GET", "/v1/models", (request, response, context) => {
+    writeJson(response, runListModels(dependencies, { requestId: context.requestId, headers: request.headers }));
+  });
+  // Built once: the document depends only on the code.
+  const openApiDocument = JSON.stringify(buildGatewayOpenApiDocument());
+  route("GET", "/openapi.json", (_request, response) => {
+    writeJson(response, { status: 200, headers: {}, body: null, bodyText: openApiDocument });
+  });
+
+  const onUnexpectedError = (thrown: unknown, response: ServerResponse, requestId: string) => {
+    const answer = renderErrorResponse(thrown, { requestId });
+    if (answer.status >= 500) dependencies.onInternalError?.(thrown, requestId);
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    writeJson(response, answer);
+  };
+
+  const handler = ((request: IncomingMessage, response: ServerResponse) => {
+    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now() };
+    response.setHeader("x-request-id", context.requestId);
+    try {
+      for (const hook of hooks) if (hook(request, response, context) === true) return;
+      const url = request.url ?? "/";
+      const queryAt = url.indexOf("?");
+      const found = router.find(request.method as HTTPMethod, queryAt === -1 ? url : url.slice(0, queryAt));
+      if (found === null) {
+        const path = queryAt === -1 ? url : url.slice(0, queryAt);
+        const error = new GatewayError("not_found", { message: `No route for ${request.method} ${path}.` });
+        writeJson(response, renderErrorResponse(error, { requestId: context.requestId }));
+        return;
+      }
+      const done = (found.handler as unknown as RouteHandler)(request, response, context);
+      if (done instanceof Promise) done.catch((thrown: unknown) => onUnexpectedError(thrown, response, context.requestId));
+    } catch (thrown) {
+      onUnexpectedError(thrown, response, context.requestId);
+    }
+  }) as GatewayHandler;
+  Object.defineProperty(handler, "routes", { value: Object.freeze([...routes]) });
+  return handler;
+}
+
+/** An AbortController aborted when the client goes away before the answer was fully written. */
+function abortOnClose(response: ServerResponse): AbortController {
+  const abort = new AbortController();
+  response.once("close", () => {
+    if (!response.writableFinished) abort.abort();
+  });
+  return abort;
+}

@@ -1,0 +1,74 @@
+import type { ServerResponse } from "node:http";
+import type { PipelineJsonResponse, PipelineStreamResponse } from "@gateway/pipeline";
+import { formatSseEvent } from "@gateway/provider-adapters";
+
+/** Writes a pipeline answer as JSON (the provider's own bytes when the pipeline kept them). */
+export function writeJson(response: ServerResponse, answer: PipelineJsonResponse): void {
+  if (response.headersSent || response.destroyed) return;
+  const payload = answer.bodyText ?? JSON.stringify(answer.body);
+  const headers: Record<string, string | number> = {
+    ...answer.headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(payload),
+  };
+  // The body was left unread past the limit: do not keep reading it to reuse the connection.
+  if (answer.status === 413) headers.connection = "close";
+  response.writeHead(answer.status, headers);
+  response.end(payload);
+}
+
+/**
+ * Writes a pipeline stream as server-sent events: headers at once (`flushHeaders`, no
+ * buffering by proxies), then each event in its own write as soon as the pipeline yields it,
+ * waiting for `drain` when the socket's buffer is full (backpressure: a slow reader slows the
+ * upstream read, nothing piles up). When the client goes away, iteration stops, which closes
+ * the upstream request and records the call as cancelled.
+ */
+export async function writeStream(response: ServerResponse, answer: PipelineStreamResponse, abort: AbortController): Promise<void> {
+  const iterator = answer.events[Symbol.asyncIterator]();
+  if (response.destroyed || abort.signal.aborted) {
+    await iterator.return?.();
+    return;
+  }
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    "x-accel-buffering": "no",
+  });
+  response.flushHeaders();
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (response.destroyed) {
+        await iterator.return?.();
+        return;
+      }
+      if (!response.write(formatSseEvent(next.value)) && !(await drained(response))) {
+        await iterator.return?.();
+        return;
+      }
+    }
+  } catch {
+    // The pipeline renders failures as events and never throws; if it does, end the stream.
+    await iterator.return?.().catch(() => undefined);
+  }
+  response.end();
+}
+
+/** Resolves true on `drain`, false when the response closes first. */
+function drained(response: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onDrain = () => {
+      response.off("close", onClose);
+      resolve(true);
+    };
+    const onClose = () => {
+      response.off("drain", onDrain);
+      resolve(false);
+    };
+    response.once("drain", onDrain);
+    response.once("close", onClose);
+  });
+}

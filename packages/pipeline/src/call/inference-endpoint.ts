@@ -1,0 +1,91 @@
+import type { NormalizedUsage, UsageEndpoint } from "@gateway/contracts";
+import type { CompiledGuardrails, RequestFormat } from "@gateway/policy-engine";
+import type {
+  ForwardableHeaders,
+  ProviderAdapter,
+  ProviderCallContext,
+  ProviderTarget,
+  StreamFormat,
+  StreamFrame,
+  StreamRenderer,
+} from "@gateway/provider-adapters";
+import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
+import type { CallerIdentity } from "../stages/authenticate.js";
+import type { RoutePlan } from "../stages/resolve-route.js";
+import type { ErrorFormat } from "./render-error-response.js";
+
+/** What admission is told before a call is made; see {@link InferenceEndpoint.admission}. */
+export interface AdmissionEstimate {
+  /** Upper bound of the cost in micro-USD (reserved on hard budgets). */
+  estimatedCostMicros: number;
+  /** Upper bound of the tokens (counted by token rate limits until settlement). */
+  estimatedTokens: number;
+  /** Decisions cannot cap their output: refused under any hard budget (424). */
+  isDecision?: boolean;
+}
+
+/** One provider call's answer as an endpoint shapes it. */
+export type EndpointAnswer =
+  | {
+      kind: "json";
+      status: number;
+      body: unknown;
+      /** The provider's own bytes of `body`, sent as they are unless an output guardrail changes the body. */
+      bodyText?: string;
+      headers?: Record<string, string>;
+      /** What the call consumed; null when nothing is billed (a token count). */
+      usage: NormalizedUsage | null;
+    }
+  | {
+      kind: "stream";
+      status: number;
+      headers?: Record<string, string>;
+      /** The upstream's wire format. */
+      format: StreamFormat;
+      frames: AsyncIterable<StreamFrame>;
+    };
+
+/** What {@link InferenceEndpoint.invoke} gets for one attempt on one target. */
+export interface EndpointInvocation<Request> {
+  adapter: ProviderAdapter;
+  request: Request;
+  target: ProviderTarget;
+  context: ProviderCallContext;
+  /** The caller's headers (Anthropic-compatible endpoints forward `anthropic-version` / `anthropic-beta`). */
+  headers: ForwardableHeaders;
+}
+
+/**
+ * An inference endpoint as a small spec: how its body is validated, estimated for admission,
+ * sent to a provider and shaped for the caller. `runInferenceCall` owns everything else (the
+ * call's lifetime and deadline, authentication, routing with retries and fallbacks, input and
+ * output guardrails, admission, settlement, the usage event and error rendering), so a new
+ * endpoint costs one spec.
+ */
+export interface InferenceEndpoint<Request> {
+  /** The usage event's endpoint. */
+  readonly name: UsageEndpoint;
+  /** The error body of this endpoint's answers. */
+  readonly errorFormat: ErrorFormat;
+  /** Accept the key as `x-api-key: gak_...` as well as `Authorization: Bearer` (Anthropic-compatible endpoints). */
+  readonly allowApiKeyHeader?: boolean;
+  /** The project may capture this endpoint's content (decisions: never). */
+  readonly capturesContent: boolean;
+  /** How input guardrails read the request, or null when the endpoint sends no text to check. */
+  readonly guardrailFormat: RequestFormat | null;
+  /** Validates the body (throws 400 `invalid_request` naming the field). */
+  parse(body: unknown): Request;
+  /** The model the request names: a provider-qualified model or an alias. */
+  model(request: Request): string;
+  /**
+   * What to reserve and count before the call, or null when the call is not admitted at all
+   * (a token count costs nothing).
+   */
+  admission(input: { snapshot: CompiledSnapshot; identity: CallerIdentity; plan: RoutePlan; request: Request; bodyBytes?: number }): AdmissionEstimate | null;
+  /** One attempt on one target. */
+  invoke(invocation: EndpointInvocation<Request>): Promise<EndpointAnswer>;
+  /** Output guardrails over a JSON answer (throws 403 to block); absent: the answer has no output text. */
+  guardOutput?(body: unknown, guardrails: CompiledGuardrails): { body: unknown; flags: string[] };
+  /** The caller's renderer of a stream from an upstream in `format`; required when `invoke` can stream. */
+  streamRenderer?(input: { format: StreamFormat; request: Request; target: ProviderTarget; requestId: string }): StreamRenderer;
+}

@@ -1,0 +1,43 @@
+import { createStreamRenderer } from "@gateway/provider-adapters";
+import type { InferenceEndpoint } from "../call/inference-endpoint.js";
+import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
+import { guardChatOutput } from "./guard-chat-output.js";
+import { type ChatBody, type ChatFormat, parseChatBody } from "./parse-chat-body.js";
+
+function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
+  const openai = format === "openai";
+  return {
+    name: openai ? "chat_completions" : "messages",
+    errorFormat: openai ? "gateway" : "anthropic",
+    allowApiKeyHeader: !openai,
+    capturesContent: true,
+    guardrailFormat: openai ? "openai_chat" : "anthropic_messages",
+    parse: parseChatBody,
+    model: (request) => request.model,
+    admission: ({ snapshot, identity, plan, request, bodyBytes }) => estimateChatAdmission({ snapshot, identity, plan, body: request, bodyBytes }),
+    invoke: ({ adapter, request, target, context, headers }) =>
+      openai ? adapter.chatCompletions(request, target, context) : adapter.messages(request, target, context, headers),
+    guardOutput: (body, guardrails) => guardChatOutput({ guardrails, body, format }),
+    streamRenderer: ({ format: upstreamFormat, request, target, requestId }) =>
+      createStreamRenderer({
+        from: upstreamFormat,
+        to: openai ? "openai-chat" : "anthropic-messages",
+        requestId,
+        model: target.qualifiedModel,
+        includeUsage: (request.stream_options as { include_usage?: unknown } | null | undefined)?.include_usage === true,
+      }),
+  };
+}
+
+/**
+ * `POST /v1/chat/completions`: OpenAI format in and out, on any provider (native for
+ * OpenAI-compatible connections, translated for Anthropic ones). Errors use the gateway body.
+ */
+export const chatCompletionsEndpoint: InferenceEndpoint<ChatBody> = chatShapedEndpoint("openai");
+
+/**
+ * `POST /v1/messages`: Anthropic format in and out (native for Anthropic connections,
+ * translated for OpenAI-compatible ones); `x-api-key: gak_...` is accepted, `anthropic-version`
+ * and `anthropic-beta` are forwarded, and errors use the Anthropic error body and types.
+ */
+export const messagesEndpoint: InferenceEndpoint<ChatBody> = chatShapedEndpoint("anthropic");

@@ -1,0 +1,39 @@
+import type { InferenceEndpoint } from "../call/inference-endpoint.js";
+import { type ChatBody, parseChatBody } from "./parse-chat-body.js";
+
+/** Header of a count_tokens answer: `provider` (counted by the provider) or `local` (by the gateway). */
+export const tokenCountSourceHeader = "x-gateway-token-count";
+/** Header of a count_tokens answer: `exact` or `estimate`. */
+export const tokenCountAccuracyHeader = "x-gateway-token-count-accuracy";
+
+/**
+ * `POST /v1/messages/count_tokens` (Anthropic format; Bearer or `x-api-key`). Anthropic
+ * connections count natively (`x-gateway-token-count: provider`); OpenAI-compatible and demo
+ * connections are counted by the gateway (`x-gateway-token-count: local`), with
+ * `x-gateway-token-count-accuracy: exact | estimate`. Counting costs nothing, so there is no
+ * budget or rate-limit admission; a usage event (no tokens, no cost) is still recorded. The
+ * upstream call is bounded like any JSON call. Errors use the Anthropic error body.
+ */
+export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
+  name: "count_tokens",
+  errorFormat: "anthropic",
+  allowApiKeyHeader: true,
+  capturesContent: false,
+  guardrailFormat: "anthropic_messages",
+  parse: parseChatBody,
+  model: (request) => request.model,
+  admission: () => null,
+  async invoke({ adapter, request, target, context, headers }) {
+    const count = await adapter.countTokens(request, target, context, headers);
+    return {
+      kind: "json",
+      status: 200,
+      headers: {
+        [tokenCountSourceHeader]: count.local ? "local" : "provider",
+        [tokenCountAccuracyHeader]: !count.local || count.exact === true ? "exact" : "estimate",
+      },
+      body: { input_tokens: count.inputTokens },
+      usage: null,
+    };
+  },
+};

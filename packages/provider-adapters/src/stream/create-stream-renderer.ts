@@ -1,0 +1,36 @@
+import { createChatPassthroughRenderer } from "./create-chat-passthrough-renderer.js";
+import { createChatStreamEncoder } from "./create-chat-stream-encoder.js";
+import { createMessagesPassthroughRenderer } from "./create-messages-passthrough-renderer.js";
+import { createMessagesStreamEncoder } from "./create-messages-stream-encoder.js";
+import type { StreamFormat, StreamRenderer } from "./stream-part.js";
+
+/** Options of {@link createStreamRenderer}. */
+export interface StreamRendererOptions {
+  /** The wire format the upstream streamed (the frames' `source` events). */
+  from: StreamFormat;
+  /** The caller's wire format. */
+  to: StreamFormat;
+  /** The gateway request id (error bodies, ids the upstream did not give). */
+  requestId: string;
+  /** The model name a translated stream reports (`<connection>/<vendor>/<model>`). */
+  model: string;
+  /** OpenAI callers: `stream_options.include_usage`. */
+  includeUsage?: boolean;
+}
+
+/**
+ * The renderer of a caller's stream: the provider's own bytes when both sides speak the same
+ * format (native passthrough, changed only where a guardrail changed text), otherwise the
+ * caller's format rendered from the typed parts (translation).
+ */
+export function createStreamRenderer(options: StreamRendererOptions): StreamRenderer {
+  const includeUsage = options.includeUsage === true;
+  if (options.to === "openai-chat") {
+    return options.from === "openai-chat"
+      ? createChatPassthroughRenderer({ requestId: options.requestId, includeUsage })
+      : createChatStreamEncoder({ model: options.model, requestId: options.requestId, includeUsage });
+  }
+  return options.from === "anthropic-messages"
+    ? createMessagesPassthroughRenderer({ requestId: options.requestId })
+    : createMessagesStreamEncoder({ model: options.model, requestId: options.requestId });
+}

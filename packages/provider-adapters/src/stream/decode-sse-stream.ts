@@ -1,0 +1,22 @@
+import type { SseEvent } from "./sse-event.js";
+import type { StreamDecoder, StreamFrame } from "./stream-part.js";
+
+/**
+ * Runs a decoder over upstream events, yielding one frame per event as soon as it arrived.
+ * After the frame that ends the answer, whatever the upstream still sends is read and dropped
+ * until it closes (so its keep-alive connection can be reused), except after an event the
+ * gateway found invalid: then reading stops at once (which closes the upstream request). When
+ * the upstream ends first, the decoder's closing frame (completion or truncation) comes last. A
+ * failing upstream (read error, timeout) throws to the consumer, which decides how the caller
+ * learns of it.
+ */
+export async function* decodeSseStream(events: AsyncIterable<SseEvent>, decoder: StreamDecoder): AsyncGenerator<StreamFrame> {
+  for await (const event of events) {
+    if (decoder.done) continue;
+    const frame = decoder.decode(event);
+    yield frame;
+    if (decoder.done && frame.source === null) return;
+  }
+  const last = decoder.finish();
+  if (last !== null) yield last;
+}
