@@ -1,3 +1,6 @@
+import path from "node:path";
+import { defaultWebAppRoot } from "./http/serve-web-app.js";
+
 /** Everything the dashboard API reads from the environment, parsed once. */
 export interface DashboardSettings {
   /** `DASHBOARD_PORT` (default 8081). */
@@ -33,6 +36,11 @@ export interface DashboardSettings {
   redisUrl: string | null;
   /** `GATEWAY_REDIS_KEY_PREFIX` (default `gateway:`): must match the gateways' so they hear `<prefix>control-plane`. */
   redisKeyPrefix: string;
+  /**
+   * `DASHBOARD_WEB_ROOT`: directory of the built web app served at `/` (default: the repository's
+   * `apps/dashboard-web/dist`); `off` serves the API only. A directory without `index.html` serves the API only.
+   */
+  webRoot: string | null;
 }
 
 /** Parses the dashboard settings from environment variables (documented in the README). */
@@ -62,12 +70,21 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     deliveryTimeoutMs: readInteger(environment.DASHBOARD_DELIVERY_TIMEOUT_MS, 5000, "DASHBOARD_DELIVERY_TIMEOUT_MS", 100, 120_000),
     redisUrl: environment.REDIS_URL?.trim() || null,
     redisKeyPrefix: readRedisKeyPrefix(environment.GATEWAY_REDIS_KEY_PREFIX),
+    webRoot: readWebRoot(environment.DASHBOARD_WEB_ROOT),
   };
 }
 
 /** Default settings for a given port (what an empty environment gives). */
 export function defaultDashboardSettings(overrides: Partial<DashboardSettings> = {}): DashboardSettings {
   return { ...readDashboardSettings({}), ...overrides };
+}
+
+/** `DASHBOARD_WEB_ROOT`: a directory, `off`, or unset for the repository's built web app. */
+function readWebRoot(value: string | undefined): string | null {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return defaultWebAppRoot();
+  if (trimmed.toLowerCase() === "off") return null;
+  return path.resolve(trimmed);
 }
 
 /** Same rule as the gateway's: 1 to 100 characters, default `gateway:`. */

@@ -57,6 +57,10 @@ export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRo
 export type { StoredUsageEvent, UsageBatchOptions } from "./usage-events.js";
 export { listUsageEvents, listDailyUsage } from "./usage-queries.js";
 export type { ListUsageEventsOptions, ListDailyUsageOptions, DailyUsageRow } from "./usage-queries.js";
+export { listUsageSeries, usageLatencyBucketBoundsMs } from "./usage-series.js";
+export type { ListUsageSeriesOptions, UsageSeriesRow, UsageSeriesInterval, UsageSeriesGroupBy } from "./usage-series.js";
+export { sumUsageEvents } from "./sum-usage-events.js";
+export type { SumUsageEventsOptions, UsageEventTotals } from "./sum-usage-events.js";
 
 // Repository support
 export { isUniqueViolation, isRecordNotFound, normalizeEmail, encodeTimeCursor, decodeTimeCursor } from "./repository-support.js";
