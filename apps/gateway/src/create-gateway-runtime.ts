@@ -13,6 +13,7 @@ import {
   type DeliveryReport,
   type DeliveryTargets,
   type PlaygroundRunner,
+  type ResponseStore,
   type SnapshotHolder,
   type UsageQueue,
   type UsageSink,
@@ -20,6 +21,7 @@ import {
   createBudgetThresholdEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
+  createMemoryResponseStore,
   createNotificationGate,
   createPlaygroundRunner as createPipelinePlaygroundRunner,
   createRedisAffinityStore,
@@ -68,8 +70,14 @@ export interface GatewayRuntimeOptions {
         | "streamFirstByteTimeoutMs"
         | "streamIdleTimeoutMs"
         | "streamMaxDurationMs"
+        | "responsesRetentionDays"
       >
     >;
+  /**
+   * Where stored Responses live (the database's `stored_responses` when served from one); unset:
+   * this process's memory (lost on restart, not shared between instances); null: nothing is stored.
+   */
+  responseStore?: ResponseStore | null;
   logger?: GatewayLogger;
   /** Told about every finished background delivery (the server records `last_delivery_*`). */
   onDeliveryReport?: (report: DeliveryReport) => void;
@@ -241,6 +249,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
     bodyLimitBytes: settings.bodyLimitBytes,
+    responseRetentionMs: (settings.responsesRetentionDays ?? 30) * 24 * 60 * 60 * 1000,
+    responseStore: options.responseStore === undefined ? createMemoryResponseStore() : options.responseStore,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
   };
   return {
