@@ -3,6 +3,16 @@ export { runInferenceCall } from "./call/run-inference-call.js";
 export type { InferenceCallInput } from "./call/run-inference-call.js";
 export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./call/inference-endpoint.js";
 export type { PipelineDependencies } from "./call/pipeline-dependencies.js";
+export { combineCallObservers } from "./call/inference-call-observer.js";
+export type {
+  InferenceCallObservation,
+  InferenceCallObserver,
+  ObservedAttempt,
+  ObservedAttemptEnd,
+  ObservedAttemptKind,
+  ObservedCallEnd,
+  ObservedCallStart,
+} from "./call/inference-call-observer.js";
 export type { PipelineCallResponse, PipelineJsonResponse, PipelineStreamResponse } from "./call/pipeline-response.js";
 export { renderErrorResponse } from "./call/render-error-response.js";
 export type { ErrorFormat } from "./call/render-error-response.js";
@@ -25,6 +35,8 @@ export type { CompiledSnapshot } from "./runtime/compile-snapshot.js";
 export { createSnapshotHolder } from "./runtime/snapshot-holder.js";
 export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadReason } from "./runtime/snapshot-holder.js";
 export type { ControlPlaneSource } from "./runtime/control-plane-source.js";
+export { checkReadiness } from "./runtime/check-readiness.js";
+export type { ReadinessCheck, ReadinessReport } from "./runtime/check-readiness.js";
 export { createUsageQueue } from "./runtime/usage-queue.js";
 export type { UsageQueue, UsageQueueSettings } from "./runtime/usage-queue.js";
 export type { UsageSink } from "./runtime/usage-sink.js";

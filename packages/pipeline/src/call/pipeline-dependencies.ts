@@ -3,6 +3,7 @@ import type { AffinityStore, LatencyTracker } from "@gateway/policy-engine";
 import type { AdapterRegistry } from "../runtime/adapter-registry.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { UsageEventRecord } from "@gateway/contracts";
+import type { InferenceCallObserver } from "./inference-call-observer.js";
 
 /** What the pipeline's call functions need; the apps build it once at start. */
 export interface PipelineDependencies {
@@ -27,4 +28,6 @@ export interface PipelineDependencies {
   requestTimeoutMs: number;
   /** Told about unexpected failures (rendered as a generic 500), for logs. */
   onInternalError?: (error: unknown, requestId: string) => void;
+  /** Told about each call's facts (metrics, traces, logs); absent: no observing work at all. */
+  observer?: InferenceCallObserver;
 }
