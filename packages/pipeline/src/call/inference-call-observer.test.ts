@@ -110,7 +110,7 @@ describe("the call skeleton's observer", () => {
     ]);
     for (const attempt of recording.attempts) expect(attempt.endedAt).toBeGreaterThanOrEqual(attempt.startedAt);
     // The observer's headers reach the provider call of their attempt.
-    expect(contexts.map((context) => context.extraHeaders?.traceparent.slice(-4))).toEqual(["0-01", "1-01", "2-01"]);
+    expect(contexts.map((context) => context.extraHeaders?.traceparent?.slice(-4))).toEqual(["0-01", "1-01", "2-01"]);
 
     const [end] = recording.ends;
     expect(end!.event).toBe(events[0]);
