@@ -31,6 +31,8 @@ export interface GatewayRequestContext {
   requestId: string;
   /** Epoch ms the request arrived. */
   startedAt: number;
+  /** The matched route's path pattern (`/v1/chat/completions`), set once routed; a hook that answers sets its own. */
+  route?: string;
 }
 
 /**
@@ -64,7 +66,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true });
   const routes: string[] = [];
   const route = (method: HTTPMethod, path: string, handler: RouteHandler) => {
-    router.on(method, path, handler as never);
+    router.on(method, path, handler as never, { route: path });
     routes.push(`${method} ${path}`);
   };
 
@@ -110,7 +112,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   };
 
   const handler = ((request: IncomingMessage, response: ServerResponse) => {
-    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now() };
+    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now(), route: undefined };
     response.setHeader("x-request-id", context.requestId);
     try {
       for (const hook of hooks) if (hook(request, response, context) === true) return;
@@ -123,6 +125,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
         writeJson(response, renderErrorResponse(error, { requestId: context.requestId }));
         return;
       }
+      context.route = (found.store as { route: string }).route;
       const done = (found.handler as unknown as RouteHandler)(request, response, context);
       if (done instanceof Promise) done.catch((thrown: unknown) => onUnexpectedError(thrown, response, context.requestId));
     } catch (thrown) {

@@ -59,5 +59,7 @@ export type { TelemetryDestinationConfig } from "./delivery/deliver-telemetry.js
 export { createBudgetThresholdEvent } from "./delivery/limit-notification-events.js";
 export { buildOtlpTraceRequest, createTraceId } from "./delivery/build-otlp-trace-request.js";
 export { postJson } from "./delivery/post-json.js";
+export { usageEventAttributes } from "./delivery/usage-event-span.js";
+export type { DeliveryTelemetryDestination } from "./delivery/create-delivery-dispatcher.js";
 export type { DeliveryOutcome, PostJsonOptions } from "./delivery/post-json.js";
 export { signWebhookPayload, verifyWebhookSignature, webhookSignatureHeader } from "./delivery/sign-webhook-payload.js";
