@@ -8,28 +8,33 @@ export interface RequestAnnotation {
 
 /**
  * Carries what an inference call learns (its organization and project) to the request's log
- * line, by request id. An entry lives from authentication until the line is written or the call
- * ended, whichever comes last, so nothing is left behind.
+ * line, by request id. An entry lives from the call's start until both its line was written and
+ * the call ended (in either order), so nothing is left behind.
  */
 export function createRequestAnnotations(): { observer: InferenceCallObserver; take(requestId: string): RequestAnnotation | undefined } {
-  const annotations = new Map<string, RequestAnnotation>();
+  const entries = new Map<string, { annotation: RequestAnnotation | undefined; ended: boolean; taken: boolean }>();
   return {
     observer: {
       callStarted(start) {
+        const entry = { annotation: undefined as RequestAnnotation | undefined, ended: false, taken: false };
+        entries.set(start.requestId, entry);
         return {
           authenticated(identity) {
-            annotations.set(start.requestId, { organization_id: identity.organization.id, project_id: identity.project.id });
+            entry.annotation = { organization_id: identity.organization.id, project_id: identity.project.id };
           },
           callEnded() {
-            annotations.delete(start.requestId);
+            if (entry.taken) entries.delete(start.requestId);
+            else entry.ended = true;
           },
         };
       },
     },
     take(requestId) {
-      const annotation = annotations.get(requestId);
-      annotations.delete(requestId);
-      return annotation;
+      const entry = entries.get(requestId);
+      if (entry === undefined) return undefined;
+      if (entry.ended) entries.delete(requestId);
+      else entry.taken = true;
+      return entry.annotation;
     },
   };
 }
