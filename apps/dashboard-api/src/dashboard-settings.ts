@@ -1,3 +1,6 @@
+import path from "node:path";
+import { defaultWebAppRoot } from "./http/serve-web-app.js";
+
 /** Everything the dashboard API reads from the environment, parsed once. */
 export interface DashboardSettings {
   /** `DASHBOARD_PORT` (default 8081). */
@@ -39,6 +42,11 @@ export interface DashboardSettings {
   logFormat: "json" | "pretty" | undefined;
   /** `DASHBOARD_READINESS_TIMEOUT_MS`: longest wait of each `/readyz` check (default 2000). */
   readinessTimeoutMs: number;
+  /**
+   * `DASHBOARD_WEB_ROOT`: directory of the built web app served at `/` (default: the repository's
+   * `apps/dashboard-web/dist`); `off` serves the API only. A directory without `index.html` serves the API only.
+   */
+  webRoot: string | null;
 }
 
 /** Parses the dashboard settings from environment variables (documented in the README). */
@@ -71,12 +79,21 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     logLevel: readChoice(environment.DASHBOARD_LOG_LEVEL, ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "DASHBOARD_LOG_LEVEL"),
     logFormat: environment.DASHBOARD_LOG_FORMAT?.trim() ? readChoice(environment.DASHBOARD_LOG_FORMAT, ["json", "pretty"] as const, "json", "DASHBOARD_LOG_FORMAT") : undefined,
     readinessTimeoutMs: readInteger(environment.DASHBOARD_READINESS_TIMEOUT_MS, 2000, "DASHBOARD_READINESS_TIMEOUT_MS", 1, 60_000),
+    webRoot: readWebRoot(environment.DASHBOARD_WEB_ROOT),
   };
 }
 
 /** Default settings for a given port (what an empty environment gives). */
 export function defaultDashboardSettings(overrides: Partial<DashboardSettings> = {}): DashboardSettings {
   return { ...readDashboardSettings({}), ...overrides };
+}
+
+/** `DASHBOARD_WEB_ROOT`: a directory, `off`, or unset for the repository's built web app. */
+function readWebRoot(value: string | undefined): string | null {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return defaultWebAppRoot();
+  if (trimmed.toLowerCase() === "off") return null;
+  return path.resolve(trimmed);
 }
 
 /** Same rule as the gateway's: 1 to 100 characters, default `gateway:`. */

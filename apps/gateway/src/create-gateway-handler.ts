@@ -5,12 +5,15 @@ import {
   type PipelineDependencies,
   chatCompletionsEndpoint,
   countTokensEndpoint,
+  createResponsesEndpoint,
   decisionEndpoint,
+  embeddingsEndpoint,
   generateRequestId,
   messagesEndpoint,
   renderErrorResponse,
   runInferenceCall,
   runListModels,
+  runStoredResponseRequest,
 } from "@gateway/pipeline";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import { buildGatewayOpenApiDocument } from "./openapi-document.js";
@@ -23,6 +26,8 @@ export interface GatewayAppDependencies extends PipelineDependencies {
   bodyLimitBytes: number;
   /** Told about unexpected failures (for logs); the client only sees a generic 500. */
   onInternalError?: (error: unknown, requestId: string) => void;
+  /** How long stored Responses are kept (default 30 days). */
+  responseRetentionMs?: number;
 }
 
 /** One request as every step of the gateway sees it. */
@@ -33,6 +38,8 @@ export interface GatewayRequestContext {
   startedAt: number;
   /** The matched route's path pattern (`/v1/chat/completions`), set once routed; a hook that answers sets its own. */
   route?: string;
+  /** The matched route's path parameters (`id` of `/v1/responses/:id`). */
+  params?: Record<string, string | undefined>;
 }
 
 /**
@@ -53,7 +60,9 @@ type RouteHandler = (request: IncomingMessage, response: ServerResponse, context
 /**
  * The gateway's HTTP entry, on `node:http` with the `find-my-way` router: `POST /v1/systemone`,
  * `POST /v1/chat/completions`, `POST /v1/messages`, `POST /v1/messages/count_tokens`,
- * `GET /v1/models` and `GET /openapi.json`. Every request takes the same steps in the same
+ * `POST /v1/responses` (with `GET` / `DELETE /v1/responses/{id}` and
+ * `GET /v1/responses/{id}/input_items`), `POST /v1/embeddings`, `GET /v1/models` and
+ * `GET /openapi.json`. Every request takes the same steps in the same
  * order, with no hidden control flow: its id is set (`x-request-id` on every answer, success,
  * error, unknown route or 500), the hooks run, then the router (paths case-insensitive, a
  * trailing slash and the query string ignored, as Express matched them). The inference routes
@@ -92,6 +101,32 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   route("POST", "/v1/messages", inference(messagesEndpoint));
   route("POST", "/v1/messages/count_tokens", inference(countTokensEndpoint));
   route("POST", "/v1/systemone", inference(decisionEndpoint));
+  route(
+    "POST",
+    "/v1/responses",
+    inference(createResponsesEndpoint({ store: dependencies.responseStore ?? null, ...(dependencies.responseRetentionMs === undefined ? {} : { retentionMs: dependencies.responseRetentionMs }) })),
+  );
+  route("POST", "/v1/embeddings", inference(embeddingsEndpoint));
+  const storedResponse =
+    (action: "get" | "delete" | "input_items"): RouteHandler =>
+    async (request, response, context) => {
+      const url = request.url ?? "/";
+      const queryAt = url.indexOf("?");
+      const id = context.params?.id ?? "";
+      writeJson(
+        response,
+        await runStoredResponseRequest(dependencies, {
+          requestId: context.requestId,
+          headers: request.headers,
+          action,
+          id,
+          query: new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)),
+        }),
+      );
+    };
+  route("GET", "/v1/responses/:id", storedResponse("get"));
+  route("DELETE", "/v1/responses/:id", storedResponse("delete"));
+  route("GET", "/v1/responses/:id/input_items", storedResponse("input_items"));
   route("GET", "/v1/models", (request, response, context) => {
     writeJson(response, runListModels(dependencies, { requestId: context.requestId, headers: request.headers }));
   });
@@ -126,6 +161,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
         return;
       }
       context.route = (found.store as { route: string }).route;
+      context.params = found.params;
       const done = (found.handler as unknown as RouteHandler)(request, response, context);
       if (done instanceof Promise) done.catch((thrown: unknown) => onUnexpectedError(thrown, response, context.requestId));
     } catch (thrown) {

@@ -15,6 +15,7 @@ import {
   type InferenceCallObserver,
   type PlaygroundRunner,
   type SnapshotReloadReason,
+  type ResponseStore,
   type SnapshotHolder,
   type UsageQueue,
   type UsageSink,
@@ -23,6 +24,7 @@ import {
   createBudgetThresholdEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
+  createMemoryResponseStore,
   createNotificationGate,
   createPlaygroundRunner as createPipelinePlaygroundRunner,
   createRedisAffinityStore,
@@ -91,8 +93,14 @@ export interface GatewayRuntimeOptions {
         | "traces"
         | "tracePropagation"
         | "serviceName"
+        | "responsesRetentionDays"
       >
     >;
+  /**
+   * Where stored Responses live (the database's `stored_responses` when served from one); unset:
+   * this process's memory (lost on restart, not shared between instances); null: nothing is stored.
+   */
+  responseStore?: ResponseStore | null;
   logger?: GatewayLogger;
   /** Told about every finished background delivery (the server records `last_delivery_*`). */
   onDeliveryReport?: (report: DeliveryReport) => void;
@@ -309,6 +317,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
     bodyLimitBytes: settings.bodyLimitBytes,
+    responseRetentionMs: (settings.responsesRetentionDays ?? 30) * 24 * 60 * 60 * 1000,
+    responseStore: options.responseStore === undefined ? createMemoryResponseStore() : options.responseStore,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error, { request_id: requestId }),
   };
   const observer = combineCallObservers([options.observer, tracing?.observer]);

@@ -25,6 +25,7 @@ const settingsSchema = z.object({
   GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_STREAM_IDLE_TIMEOUT_MS: integer(1).default(120_000),
   GATEWAY_STREAM_MAX_DURATION_MS: integer(0).default(0),
+  GATEWAY_RESPONSES_RETENTION_DAYS: integer(1).max(3650).default(30),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
   GATEWAY_POSTGRES_LISTEN: z.enum(["on", "off"]).default("on"),
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
@@ -86,6 +87,8 @@ export interface GatewaySettings {
   streamIdleTimeoutMs: number;
   /** Streams: the longest whole stream; 0 means no limit. */
   streamMaxDurationMs: number;
+  /** How long stored Responses (`store`) are kept, in days (default 30, as OpenAI keeps them). */
+  responsesRetentionDays: number;
   snapshotPollMs: number;
   /** PostgreSQL: LISTEN for control-plane changes (`GATEWAY_POSTGRES_LISTEN=off` behind a transaction-pooling proxy). */
   postgresListen: boolean;
@@ -159,6 +162,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     streamFirstByteTimeoutMs: values.GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS,
     streamIdleTimeoutMs: values.GATEWAY_STREAM_IDLE_TIMEOUT_MS,
     streamMaxDurationMs: values.GATEWAY_STREAM_MAX_DURATION_MS,
+    responsesRetentionDays: values.GATEWAY_RESPONSES_RETENTION_DAYS,
     snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
     postgresListen: values.GATEWAY_POSTGRES_LISTEN === "on",
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,

@@ -10,6 +10,10 @@ import {
   recordNotificationDelivery,
   recordTelemetryDelivery,
   subscribeControlPlaneChanges,
+  deleteStoredResponse,
+  deleteStoredResponsesSweep,
+  readStoredResponse,
+  writeStoredResponse,
   writeUsageBatch,
 } from "@gateway/db/data-plane";
 import {
@@ -109,6 +113,12 @@ export async function serveGateway<D extends ServableDatabase>(
         );
       },
       sink: { write: async (events) => void (await writeUsageBatch(database, events)) },
+      // Stored Responses: one primary-key read per `previous_response_id`, one write before the answer's last byte.
+      responseStore: {
+        get: (key) => readStoredResponse(database, key),
+        put: (record) => writeStoredResponse(database, record),
+        delete: (key) => deleteStoredResponse(database, key),
+      },
       settings: {
         ...settings,
         // SQLite writes on the event loop: smaller batches keep each pause short.
@@ -129,6 +139,15 @@ export async function serveGateway<D extends ServableDatabase>(
         logger.error(`The metrics listener could not start on port ${settings.metricsPort}; serving without it (set GATEWAY_METRICS_PORT).`, error);
       }
     }
+    // Expired stored responses, and every stored response of a project that stopped capturing
+    // content, are deleted in the background (reads already skip expired ones).
+    const sweepStoredResponses = () => {
+      const projectIds = runtime.snapshots.current().snapshot.projects.filter((project) => !project.captureContent).map((project) => project.id);
+      deleteStoredResponsesSweep(database, { projectIds }).catch((error: unknown) => logger.error("Deleting expired stored responses failed.", error));
+    };
+    sweepStoredResponses();
+    const sweepTimer = setInterval(sweepStoredResponses, 10 * 60 * 1000);
+    sweepTimer.unref();
     const server = createServer(runtime.handler);
     server.listen(settings.port, settings.host);
     await new Promise<void>((resolve, reject) => {
@@ -160,6 +179,7 @@ export async function serveGateway<D extends ServableDatabase>(
             metricsServer.closeAllConnections();
             await stopped;
           }
+          clearInterval(sweepTimer);
           await runtime.close({ timeoutMs: settings.shutdownTimeoutMs });
           await database.close();
         })();

@@ -142,7 +142,7 @@ describe("background delivery of traces and notifications", () => {
     const byRequest = new Map(
       spans.map((span) => {
         const attributes = Object.fromEntries(span.attributes.map((entry) => [entry.key, Object.values(entry.value)[0]]));
-        return [attributes["gateway.request_id"], { name: span.name, attributes }];
+        return [attributes["gateway.request_id"], { name: span.name, attributes }] as const;
       }).filter(([, span]) => span.name.startsWith("gateway.")),
     );
     const decisionEvents = events.filter((event) => event.endpoint === "decisions");

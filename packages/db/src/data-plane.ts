@@ -14,7 +14,7 @@ export { loadSecretBoxFromEnvironment } from "./load-secret-box-from-environment
 export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
 export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
-export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs } from "./json-values.js";
+export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
 export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
@@ -26,3 +26,4 @@ export { listEnabledNotificationChannels, recordNotificationDelivery } from "./n
 export type { NotificationChannelWithConfig, NotificationChannelRecord } from "./notification-channels.js";
 export { timeOrderedId } from "./time-ordered-id.js";
 export { isApiKeyFormat, hashApiKey } from "./api-key.js";
+export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteStoredResponsesSweep } from "./stored-responses.js";

@@ -4,6 +4,7 @@ import type { AdapterRegistry } from "../runtime/adapter-registry.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { UsageEventRecord } from "@gateway/contracts";
 import type { InferenceCallObserver } from "./inference-call-observer.js";
+import type { ResponseStore } from "../runtime/response-store.js";
 
 /** What the pipeline's call functions need; the apps build it once at start. */
 export interface PipelineDependencies {
@@ -30,4 +31,9 @@ export interface PipelineDependencies {
   onInternalError?: (error: unknown, requestId: string) => void;
   /** Told about each call's facts (metrics, traces, logs); absent: no observing work at all. */
   observer?: InferenceCallObserver;
+  /**
+   * Stored Responses (`store`, `previous_response_id`, `GET`/`DELETE /v1/responses/{id}`); absent
+   * or null: nothing is stored and those are refused.
+   */
+  responseStore?: ResponseStore | null;
 }

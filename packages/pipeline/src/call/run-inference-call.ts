@@ -122,6 +122,7 @@ export async function runInferenceCall<Request>(
         context,
         affinityStore: dependencies.affinityStore,
         latencyTracker: dependencies.latencyTracker,
+        ...(endpoint.serves === undefined ? {} : { endpoint: endpoint.serves }),
       });
       call.plan = plan;
       let request = parsed;
@@ -137,6 +138,7 @@ export async function runInferenceCall<Request>(
         request = guarded.body;
         if (guardrails.hasOutputRules) outputGuardrails = guardrails;
       }
+      if (endpoint.prepare !== undefined) request = await endpoint.prepare({ request, identity, signal: callLifetime.signal });
       call.request = request;
       const estimate = endpoint.admission({ snapshot, identity, plan, request, ...(input.bodyBytes === undefined ? {} : { bodyBytes: input.bodyBytes }) });
       if (estimate !== null) {
@@ -191,6 +193,9 @@ export async function runInferenceCall<Request>(
         bodyText = undefined;
         if (checked.flags.length > 0) call.guardrailFlags = [...new Set([...call.guardrailFlags, ...checked.flags])];
       }
+      if (endpoint.complete !== undefined && call.identity !== null && answer.status >= 200 && answer.status < 300) {
+        await completeAnswer(dependencies, input.requestId, () => endpoint.complete!({ request: call.request as Request, identity: call.identity!, answer: body }));
+      }
       callLifetime.dispose();
       const answeredAt = Date.now();
       finishCall(dependencies, input, endpoint, startedAt, call, observation, {
@@ -212,9 +217,21 @@ export async function runInferenceCall<Request>(
     // The answer has started: from here a stream is bounded by its upstream timeouts, not by the deadline.
     callLifetime.streamStarted();
     const streamStartedAt = observation === undefined ? null : Date.now();
+    const renderer = endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId });
+    const complete = endpoint.complete;
+    const identity = call.identity;
     const events = relayStream({
       frames: answer.frames,
-      renderer: endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId }),
+      renderer,
+      ...(complete === undefined || identity === null || renderer.result === undefined
+        ? {}
+        : {
+            beforeCompletion: () =>
+              completeAnswer(dependencies, input.requestId, async () => {
+                const result = renderer.result?.();
+                if (result !== null && result !== undefined) await complete({ request: call.request as Request, identity, answer: result });
+              }),
+          }),
       guardrails: outputGuardrails,
       captureText: call.captureContent,
       lifetime: callLifetime,
@@ -247,6 +264,15 @@ export async function runInferenceCall<Request>(
     finishCall(dependencies, input, endpoint, startedAt, call, observation, { status, error, timeToFirstByteMs: null, content: null, answeredAt: null, streamed: false });
     if (input.throwErrors) throw error.code === "internal_error" ? new GatewayError("internal_error") : error;
     return { kind: "json", ...renderErrorResponse(error, { requestId: input.requestId, format: endpoint.errorFormat }) };
+  }
+}
+
+/** Runs an endpoint's `complete` step; a failure is logged, never thrown (the answer exists and is billed). */
+async function completeAnswer(dependencies: PipelineDependencies, requestId: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    dependencies.onInternalError?.(error, requestId);
   }
 }
 
