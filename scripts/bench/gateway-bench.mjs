@@ -37,7 +37,13 @@ function startProcess(command, args, env, readyPattern) {
     const onData = (chunk) => {
       output += chunk.toString();
       const match = readyPattern.exec(output);
-      if (match) resolve(match);
+      if (!match) return;
+      // Ready: stop keeping the output (the gateway writes a log line per request) but keep draining it.
+      child.stdout.off("data", onData);
+      child.stderr.off("data", onData);
+      child.stdout.resume();
+      child.stderr.resume();
+      resolve(match);
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);

@@ -11,7 +11,7 @@ import { createMailer, type Mailer } from "./email/create-mailer.js";
 import { sendDashboardError } from "./http/send-dashboard-error.js";
 import { createWebAppMiddleware } from "./http/serve-web-app.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
-import type { PlaygroundRunner } from "@gateway/pipeline";
+import { type PlaygroundRunner, checkReadiness } from "@gateway/pipeline";
 import { createApiKeyRoutes } from "./resources/api-key-routes.js";
 import { createAuditRoutes } from "./resources/audit-routes.js";
 import { createBudgetRoutes } from "./resources/budget-routes.js";
@@ -162,8 +162,20 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
   app.set("etag", false);
   if (settings.trustProxy !== null) app.set("trust proxy", settings.trustProxy);
   app.use((request: Request, response: Response, next: NextFunction) => {
-    response.setHeader("x-request-id", `req_${randomBytes(12).toString("hex")}`);
+    const requestId = `req_${randomBytes(12).toString("hex")}`;
+    const startedAt = Date.now();
+    response.setHeader("x-request-id", requestId);
     response.setHeader("x-content-type-options", "nosniff");
+    // One line per request when it finished (or the client left): ids, route pattern, outcome; never bodies or cookies.
+    response.once("close", () => {
+      logger.info("request", {
+        request_id: requestId,
+        method: request.method,
+        route: request.route?.path === undefined ? "unmatched" : `${request.baseUrl}${String(request.route.path)}`,
+        status: response.statusCode,
+        duration_ms: Date.now() - startedAt,
+      });
+    });
     next();
   });
   app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
@@ -172,6 +184,18 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
   });
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
+  });
+  // Ready when the database answers (and Redis, when configured); 503 naming what failed, never 500.
+  app.get("/readyz", async (_request, response) => {
+    const redis = dependencies.redis ?? null;
+    const report = await checkReadiness(
+      {
+        database: () => dependencies.database.prisma.$queryRawUnsafe("SELECT 1"),
+        ...(redis === null ? {} : { redis: () => redis.ping() }),
+      },
+      { timeoutMs: settings.readinessTimeoutMs, onFailure: (name, error) => logger.warn(`Readiness check '${name}' failed.`, { error: error instanceof Error ? error.name : "unknown" }) },
+    );
+    response.status(report.ready ? 200 : 503).set("cache-control", "no-store").json({ status: report.ready ? "ready" : "unready", checks: report.checks });
   });
   const router = express.Router();
   mountRoutes(router, routes, {

@@ -36,6 +36,8 @@ export interface GatewayRequestContext {
   requestId: string;
   /** Epoch ms the request arrived. */
   startedAt: number;
+  /** The matched route's path pattern (`/v1/chat/completions`), set once routed; a hook that answers sets its own. */
+  route?: string;
   /** The matched route's path parameters (`id` of `/v1/responses/:id`). */
   params?: Record<string, string | undefined>;
 }
@@ -73,7 +75,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true });
   const routes: string[] = [];
   const route = (method: HTTPMethod, path: string, handler: RouteHandler) => {
-    router.on(method, path, handler as never);
+    router.on(method, path, handler as never, { route: path });
     routes.push(`${method} ${path}`);
   };
 
@@ -145,7 +147,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   };
 
   const handler = ((request: IncomingMessage, response: ServerResponse) => {
-    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now() };
+    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now(), route: undefined };
     response.setHeader("x-request-id", context.requestId);
     try {
       for (const hook of hooks) if (hook(request, response, context) === true) return;
@@ -158,6 +160,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
         writeJson(response, renderErrorResponse(error, { requestId: context.requestId }));
         return;
       }
+      context.route = (found.store as { route: string }).route;
       context.params = found.params;
       const done = (found.handler as unknown as RouteHandler)(request, response, context);
       if (done instanceof Promise) done.catch((thrown: unknown) => onUnexpectedError(thrown, response, context.requestId));

@@ -12,12 +12,15 @@ import {
   type DeliveryDispatcher,
   type DeliveryReport,
   type DeliveryTargets,
+  type InferenceCallObserver,
   type PlaygroundRunner,
+  type SnapshotReloadReason,
   type ResponseStore,
   type SnapshotHolder,
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
+  combineCallObservers,
   createBudgetThresholdEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
@@ -34,11 +37,28 @@ import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapt
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+import { type GatewayTracing, createGatewayTracing } from "./observability/create-gateway-tracing.js";
 
-/** Minimal logger: errors and notices (never secrets). */
+/** Minimal logger: errors and notices (never secrets); `fields` are structured context (ids, counts). */
 export interface GatewayLogger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, error?: unknown, fields?: Record<string, unknown>): void;
+}
+
+/** Facts of the runtime's long-lived parts, for metrics (each optional). */
+export interface GatewayRuntimeEvents {
+  /** A control-plane snapshot was loaded (`start` included). */
+  snapshotReloaded?(reason: SnapshotReloadReason): void;
+  /** A version check or reload failed; the previous snapshot stays in service. */
+  snapshotReloadFailed?(): void;
+  /** Usage events were dropped (queue full while the database failed, or unwritten at shutdown). */
+  usageEventsDropped?(count: number): void;
+  /** A batch of usage events failed to be written (it is retried). */
+  usageWriteFailed?(count: number): void;
+  /** Background deliveries were dropped from a full queue. */
+  deliveryDropped?(kind: "spans" | "notifications" | "deliveries", count: number): void;
+  /** A background delivery was given up after its last attempt. */
+  deliveryFailed?(kind: "telemetry" | "notification"): void;
 }
 
 /** Options of {@link createGatewayRuntime}. */
@@ -70,6 +90,9 @@ export interface GatewayRuntimeOptions {
         | "streamFirstByteTimeoutMs"
         | "streamIdleTimeoutMs"
         | "streamMaxDurationMs"
+        | "traces"
+        | "tracePropagation"
+        | "serviceName"
         | "responsesRetentionDays"
       >
     >;
@@ -83,6 +106,10 @@ export interface GatewayRuntimeOptions {
   onDeliveryReport?: (report: DeliveryReport) => void;
   /** Steps run for every request before routing (metrics, logs). */
   hooks?: readonly GatewayRequestHook[];
+  /** Told about every inference call (metrics); traces are the runtime's own (`settings.traces`). */
+  observer?: InferenceCallObserver;
+  /** Told about snapshot reloads, usage-queue and delivery drops (metrics). */
+  events?: GatewayRuntimeEvents;
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
@@ -100,6 +127,10 @@ export interface GatewayRuntime {
   delivery: DeliveryDispatcher;
   /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
   changes: ControlPlaneChangeChannel | null;
+  /** The shared Redis connection (null without `REDIS_URL`), for readiness checks. */
+  redis: Redis | null;
+  /** OpenTelemetry traces of calls to the organizations' OTLP destinations (null when `settings.traces` is off). */
+  tracing: GatewayTracing | null;
   /** Tells every instance sharing Redis to reload its snapshot now (no-op without Redis). */
   announceControlPlaneChange(): void;
   /** Reloads telemetry destinations and notification channels now. */
@@ -121,6 +152,7 @@ export interface GatewayRuntime {
 export async function createGatewayRuntime(options: GatewayRuntimeOptions): Promise<GatewayRuntime> {
   const { settings } = options;
   const logger = options.logger ?? silentLogger;
+  const events = options.events ?? {};
   const keyPrefix = settings.redisKeyPrefix ?? "gateway:";
   const redis = settings.redisUrl === undefined ? undefined : new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
   // Without a listener ioredis prints every reconnect failure; the admission policy decides what a failure means.
@@ -137,13 +169,38 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
           onError: (error) => logger.error("Announcing a control-plane change through Redis failed.", error),
         });
 
+  // Traces go to OTLP destinations through the OpenTelemetry SDK (spans per call and per attempt);
+  // the delivery dispatcher keeps webhook destinations (one usage span per call) and notifications.
+  const tracing =
+    settings.traces === false
+      ? null
+      : createGatewayTracing({
+          serviceName: settings.serviceName ?? "ai-gateway",
+          propagateUpstream: settings.tracePropagation ?? false,
+          flushIntervalMs: settings.deliveryFlushMs ?? 1000,
+          exportTimeoutMs: settings.deliveryTimeoutMs ?? 5000,
+          maxQueuedSpans: settings.deliveryQueueSize ?? 10_000,
+          onReport: (report) => {
+            if (!report.delivered) {
+              events.deliveryFailed?.("telemetry");
+              logger.error(`A trace export to ${report.targetId} failed: ${report.failure ?? "failed"}`);
+            }
+            options.onDeliveryReport?.(report);
+          },
+        });
   let deliveryTargets: DeliveryTargets = { telemetryDestinations: [], notificationChannels: [] };
   let deliveryLoad: Promise<void> | undefined;
   const refreshDeliveryTargets = (): Promise<void> => {
     const load = options.source.loadDeliveryTargets;
     if (load === undefined) return Promise.resolve();
     deliveryLoad ??= load()
-      .then((targets) => void (deliveryTargets = targets))
+      .then((targets) => {
+        if (tracing === null) deliveryTargets = targets;
+        else {
+          tracing.setDestinations(targets.telemetryDestinations);
+          deliveryTargets = { ...targets, telemetryDestinations: targets.telemetryDestinations.filter((destination) => destination.config.kind !== "otlp_http") };
+        }
+      })
       .catch((error: unknown) => logger.error("Loading telemetry destinations and notification channels failed; keeping the previous ones.", error))
       .finally(() => void (deliveryLoad = undefined));
     return deliveryLoad;
@@ -165,11 +222,15 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   const snapshots = createSnapshotHolder({
     source,
     pollIntervalMs: settings.snapshotPollMs,
-    onError: (error) => logger.error("Control-plane snapshot refresh failed; serving the previous snapshot.", error),
+    onError: (error) => {
+      events.snapshotReloadFailed?.();
+      logger.error("Control-plane snapshot refresh failed; serving the previous snapshot.", error);
+    },
     // This instance noticed a change by polling: tell the others at once (before loading it
     // ourselves) so that they load in parallel instead of waiting for their own poll.
     onVersionChange: (version) => changes?.announce(version),
     onReload: (_snapshot, reason) => {
+      events.snapshotReloaded?.(reason);
       if (reason !== "start") void refreshDeliveryTargets();
     },
   });
@@ -186,21 +247,28 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     maxAttempts: settings.deliveryMaxAttempts ?? 5,
     onReport: (report) => {
       if (!report.delivered) {
+        events.deliveryFailed?.(report.kind);
         logger.error(`Giving up a ${report.kind} delivery to ${report.targetId} after ${report.attempts} attempt(s): ${report.failure ?? "failed"}`);
       }
       options.onDeliveryReport?.(report);
     },
-    onDropped: (kind, count) => logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`),
+    onDropped: (kind, count) => {
+      events.deliveryDropped?.(kind, count);
+      logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`);
+    },
   });
   const usageQueue = createUsageQueue({
     sink: options.sink,
     maxBatchSize: settings.usageBatchSize,
     flushIntervalMs: settings.usageFlushMs,
-    onError: (error, context) =>
+    onError: (error, context) => {
+      if (context.droppedEvents) events.usageEventsDropped?.(context.droppedEvents);
+      else events.usageWriteFailed?.(context.failedEvents ?? 0);
       logger.error(
         context.droppedEvents ? `Dropped ${context.droppedEvents} usage event(s).` : `Writing ${context.failedEvents} usage event(s) failed; will retry.`,
         error,
-      ),
+      );
+    },
   });
   const transport = createHttpTransport({
     connectTimeoutMs: settings.upstreamConnectTimeoutMs,
@@ -251,8 +319,10 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     bodyLimitBytes: settings.bodyLimitBytes,
     responseRetentionMs: (settings.responsesRetentionDays ?? 30) * 24 * 60 * 60 * 1000,
     responseStore: options.responseStore === undefined ? createMemoryResponseStore() : options.responseStore,
-    onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
+    onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error, { request_id: requestId }),
   };
+  const observer = combineCallObservers([options.observer, tracing?.observer]);
+  if (observer !== undefined) dependencies.observer = observer;
   return {
     handler: createGatewayHandler(dependencies, { hooks: options.hooks ?? [] }),
     dependencies,
@@ -262,6 +332,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     admission,
     delivery,
     changes,
+    redis: redis ?? null,
+    tracing,
     announceControlPlaneChange() {
       changes?.announce(null);
     },
@@ -271,7 +343,11 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       clearInterval(deliveryRefreshTimer);
       await snapshots.stop();
       const timeoutMs = closeOptions.timeoutMs ?? 10_000;
-      await Promise.all([usageQueue.close({ timeoutMs }), delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) })]);
+      await Promise.all([
+        usageQueue.close({ timeoutMs }),
+        delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) }),
+        tracing?.close().catch((error: unknown) => logger.error("Exporting the last traces failed.", error)),
+      ]);
       await transport.close();
       if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
       if (redis) await redis.quit().catch(() => redis.disconnect());

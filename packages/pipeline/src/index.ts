@@ -3,6 +3,16 @@ export { runInferenceCall } from "./call/run-inference-call.js";
 export type { InferenceCallInput } from "./call/run-inference-call.js";
 export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./call/inference-endpoint.js";
 export type { PipelineDependencies } from "./call/pipeline-dependencies.js";
+export { combineCallObservers } from "./call/inference-call-observer.js";
+export type {
+  InferenceCallObservation,
+  InferenceCallObserver,
+  ObservedAttempt,
+  ObservedAttemptEnd,
+  ObservedAttemptKind,
+  ObservedCallEnd,
+  ObservedCallStart,
+} from "./call/inference-call-observer.js";
 export type { PipelineCallResponse, PipelineJsonResponse, PipelineStreamResponse } from "./call/pipeline-response.js";
 export { renderErrorResponse } from "./call/render-error-response.js";
 export type { ErrorFormat } from "./call/render-error-response.js";
@@ -32,6 +42,8 @@ export type { CompiledSnapshot } from "./runtime/compile-snapshot.js";
 export { createSnapshotHolder } from "./runtime/snapshot-holder.js";
 export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadReason } from "./runtime/snapshot-holder.js";
 export type { ControlPlaneSource } from "./runtime/control-plane-source.js";
+export { checkReadiness } from "./runtime/check-readiness.js";
+export type { ReadinessCheck, ReadinessReport } from "./runtime/check-readiness.js";
 export { createMemoryResponseStore } from "./runtime/response-store.js";
 export type { ResponseStore, StoredResponse } from "./runtime/response-store.js";
 export { createUsageQueue } from "./runtime/usage-queue.js";
@@ -56,5 +68,7 @@ export type { TelemetryDestinationConfig } from "./delivery/deliver-telemetry.js
 export { createBudgetThresholdEvent } from "./delivery/limit-notification-events.js";
 export { buildOtlpTraceRequest, createTraceId } from "./delivery/build-otlp-trace-request.js";
 export { postJson } from "./delivery/post-json.js";
+export { usageEventAttributes } from "./delivery/usage-event-span.js";
+export type { DeliveryTelemetryDestination } from "./delivery/create-delivery-dispatcher.js";
 export type { DeliveryOutcome, PostJsonOptions } from "./delivery/post-json.js";
 export { signWebhookPayload, verifyWebhookSignature, webhookSignatureHeader } from "./delivery/sign-webhook-payload.js";

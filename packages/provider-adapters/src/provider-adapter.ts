@@ -20,6 +20,8 @@ export interface ProviderCallContext {
   signal: AbortSignal;
   /** Epoch milliseconds after which the upstream call is abandoned with 504 `upstream_timeout`. */
   deadline: number;
+  /** Headers the gateway adds to the upstream request (a W3C `traceparent` when trace propagation is on). */
+  extraHeaders?: Record<string, string>;
 }
 
 /** Which connection to call and which model name to ask it for. */

@@ -2,7 +2,7 @@ import type { Admission } from "@gateway/budget";
 import type { NormalizedUsage } from "@gateway/contracts";
 import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
 import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
-import { type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
+import { type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import { admitCall, describeBudgetOutcome } from "../stages/admit-call.js";
 import { applyCallerGuardrails } from "../stages/apply-caller-guardrails.js";
@@ -16,6 +16,7 @@ import { type RoutePlan, resolveRoute } from "../stages/resolve-route.js";
 import { settleCall } from "../stages/settle-call.js";
 import { type CallLifetime, createCallLifetime } from "./call-lifetime.js";
 import type { EndpointAnswer, InferenceEndpoint } from "./inference-endpoint.js";
+import type { InferenceCallObservation } from "./inference-call-observer.js";
 import type { PipelineDependencies } from "./pipeline-dependencies.js";
 import type { PipelineCallResponse } from "./pipeline-response.js";
 import { type StreamOutcome, relayStream } from "./relay-stream.js";
@@ -87,6 +88,7 @@ export async function runInferenceCall<Request>(
     captureContent: false,
   };
   let lifetime: CallLifetime | null = null;
+  const observation = dependencies.observer?.callStarted({ requestId: input.requestId, endpoint: endpoint.name, startedAt, headers: input.headers });
   try {
     const context = createRequestContext({
       requestId: input.requestId,
@@ -109,6 +111,7 @@ export async function runInferenceCall<Request>(
         ? input.identity(snapshot)
         : authenticate(input.headers, snapshot, { allowApiKeyHeader: endpoint.allowApiKeyHeader === true });
       call.identity = identity;
+      observation?.authenticated?.(identity);
       call.captureContent = endpoint.capturesContent && identity.project.captureContent;
       const parsed = endpoint.parse(await input.readBody());
       call.requestedModel = endpoint.model(parsed);
@@ -154,16 +157,19 @@ export async function runInferenceCall<Request>(
         scope: { signal: callLifetime.signal, deadline: context.deadline },
         affinityStore: dependencies.affinityStore,
         latencyTracker: dependencies.latencyTracker,
+        observation,
         onAttempt: (target) => {
           call.target = target;
           call.usage = null;
         },
-        call: async (target) => {
+        call: async (target, _attempt, extraHeaders) => {
+          const providerContext: ProviderCallContext = { requestId: context.requestId, signal: callLifetime.signal, deadline: context.deadline };
+          if (extraHeaders !== undefined) providerContext.extraHeaders = extraHeaders;
           const answer = await endpoint.invoke({
             adapter: dependencies.adapters.adapterFor(target.connection),
             request,
             target,
-            context: { requestId: context.requestId, signal: callLifetime.signal, deadline: context.deadline },
+            context: providerContext,
             headers: input.headers,
           });
           if (answer.kind === "json") call.usage = answer.usage;
@@ -191,11 +197,14 @@ export async function runInferenceCall<Request>(
         await completeAnswer(dependencies, input.requestId, () => endpoint.complete!({ request: call.request as Request, identity: call.identity!, answer: body }));
       }
       callLifetime.dispose();
-      finishCall(dependencies, input, endpoint, startedAt, call, {
+      const answeredAt = Date.now();
+      finishCall(dependencies, input, endpoint, startedAt, call, observation, {
         status: answer.status,
         error: null,
-        timeToFirstByteMs: Date.now() - startedAt,
+        timeToFirstByteMs: answeredAt - startedAt,
         content: call.captureContent ? { request: call.request, response: body } : null,
+        answeredAt,
+        streamed: false,
       });
       return bodyText === undefined
         ? { kind: "json", status: answer.status, headers, body }
@@ -207,6 +216,7 @@ export async function runInferenceCall<Request>(
     }
     // The answer has started: from here a stream is bounded by its upstream timeouts, not by the deadline.
     callLifetime.streamStarted();
+    const streamStartedAt = observation === undefined ? null : Date.now();
     const renderer = endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId });
     const complete = endpoint.complete;
     const identity = call.identity;
@@ -228,7 +238,9 @@ export async function runInferenceCall<Request>(
       onEnd: (ended) => {
         call.usage = streamUsage(ended, () => estimatedInputTokens(input, call.request));
         if (ended.guardrailFlags.length > 0) call.guardrailFlags = [...new Set([...call.guardrailFlags, ...ended.guardrailFlags])];
-        finishCall(dependencies, input, endpoint, startedAt, call, {
+        finishCall(dependencies, input, endpoint, startedAt, call, observation, {
+          answeredAt: streamStartedAt,
+          streamed: true,
           status: ended.error === null ? answer.status : ended.error.status,
           error: ended.error,
           timeToFirstByteMs: ended.firstEventAt === null ? null : ended.firstEventAt - startedAt,
@@ -249,7 +261,7 @@ export async function runInferenceCall<Request>(
     }
     if (error.code === "internal_error") dependencies.onInternalError?.(thrown, input.requestId);
     const status = ProviderPassthroughError.isInstance(error) ? error.upstreamStatus : error.status;
-    finishCall(dependencies, input, endpoint, startedAt, call, { status, error, timeToFirstByteMs: null, content: null });
+    finishCall(dependencies, input, endpoint, startedAt, call, observation, { status, error, timeToFirstByteMs: null, content: null, answeredAt: null, streamed: false });
     if (input.throwErrors) throw error.code === "internal_error" ? new GatewayError("internal_error") : error;
     return { kind: "json", ...renderErrorResponse(error, { requestId: input.requestId, format: endpoint.errorFormat }) };
   }
@@ -294,34 +306,49 @@ function finishCall<Request>(
   endpoint: InferenceEndpoint<Request>,
   startedAt: number,
   call: CallState<Request>,
-  end: { status: number; error: GatewayError | null; timeToFirstByteMs: number | null; content: unknown },
+  observation: InferenceCallObservation | undefined,
+  end: {
+    status: number;
+    error: GatewayError | null;
+    timeToFirstByteMs: number | null;
+    content: unknown;
+    /** For the observer: when the answer started (null: failed before), and whether it streamed. */
+    answeredAt: number | null;
+    streamed: boolean;
+  },
 ): void {
   const endedAt = Date.now();
   void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage }).then((settled) => {
-    dependencies.usage.enqueue(
-      buildUsageEvent({
-        context: call.context,
-        requestId: input.requestId,
-        endpoint: endpoint.name,
-        startedAt,
-        endedAt,
-        identity: call.identity,
-        requestedModel: call.requestedModel,
-        route: call.plan?.route ?? null,
-        target: call.target,
-        status: end.status,
-        errorCode: end.error?.code ?? null,
-        usage: call.usage,
-        costMicros: settled.costMicros,
-        budgetOutcome: describeBudgetOutcome({
-          admission: call.admission,
-          error: end.error ?? undefined,
-          thresholdCrossings: settled.thresholdCrossings,
-        }),
-        timeToFirstByteMs: end.timeToFirstByteMs,
-        guardrailFlags: call.guardrailFlags,
-        content: call.captureContent ? end.content : null,
+    const event = buildUsageEvent({
+      context: call.context,
+      requestId: input.requestId,
+      endpoint: endpoint.name,
+      startedAt,
+      endedAt,
+      identity: call.identity,
+      requestedModel: call.requestedModel,
+      route: call.plan?.route ?? null,
+      target: call.target,
+      status: end.status,
+      errorCode: end.error?.code ?? null,
+      usage: call.usage,
+      costMicros: settled.costMicros,
+      budgetOutcome: describeBudgetOutcome({
+        admission: call.admission,
+        error: end.error ?? undefined,
+        thresholdCrossings: settled.thresholdCrossings,
       }),
-    );
+      timeToFirstByteMs: end.timeToFirstByteMs,
+      guardrailFlags: call.guardrailFlags,
+      content: call.captureContent ? end.content : null,
+    });
+    dependencies.usage.enqueue(event);
+    if (observation === undefined) return;
+    try {
+      observation.callEnded({ event, error: end.error, streamed: end.streamed, answeredAt: end.answeredAt, endedAt, target: call.target });
+    } catch (error) {
+      // An observer's failure must not become an unhandled rejection; it is reported, never answered.
+      dependencies.onInternalError?.(error, input.requestId);
+    }
   });
 }
