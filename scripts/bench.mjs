@@ -24,4 +24,9 @@ if (!only || only === "gateway") {
   const { runGatewayBenchmark } = await import("./bench/gateway-bench.mjs");
   await runGatewayBenchmark();
 }
+if (!only || only === "observability") {
+  console.log("\n## observability (gateway CPU per request with metrics, logs and traces off and on)");
+  const { runObservabilityBenchmark } = await import("./bench/observability-bench.mjs");
+  await runObservabilityBenchmark();
+}
 process.exit(failed ? 1 : 0);

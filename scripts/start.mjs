@@ -30,6 +30,11 @@ const onControlPlaneChange =
     : null;
 // One database handle and one secret box for both (the dashboard encrypts what the gateway decrypts).
 const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange });
+console.log(
+  dashboard.services.settings.webRoot !== null
+    ? `Dashboard: open ${dashboard.url} in a browser and sign in with the admin login.`
+    : `Dashboard API on ${dashboard.url} (the web app is not built: run pnpm build).`,
+);
 
 let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"]) {

@@ -4,7 +4,8 @@
 // against it even when the machine is shared. Prints `{"url": ...}` once listening.
 import { createRequire } from "node:module";
 
-const require = createRequire(new URL("../../apps/gateway/package.json", import.meta.url));
+// Express is a dependency of the dashboard API (the gateway serves on node:http).
+const require = createRequire(new URL("../../apps/dashboard-api/package.json", import.meta.url));
 const express = require("express");
 const { Pool } = require("undici");
 

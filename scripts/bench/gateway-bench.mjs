@@ -1,4 +1,4 @@
-// Benchmarks the gateway's chat completions path against a local mock provider:
+// Benchmarks the gateway's chat completions and Responses paths against a local mock provider:
 // added latency over calling the mock directly (p50, p99) at fixed rates, maximum
 // throughput, gateway CPU time per request, stream time-to-first-byte overhead, peak RSS, and
 // the same CPU and throughput figures for a bare Express 5 + express.json() + undici proxy in
@@ -37,7 +37,13 @@ function startProcess(command, args, env, readyPattern) {
     const onData = (chunk) => {
       output += chunk.toString();
       const match = readyPattern.exec(output);
-      if (match) resolve(match);
+      if (!match) return;
+      // Ready: stop keeping the output (the gateway writes a log line per request) but keep draining it.
+      child.stdout.off("data", onData);
+      child.stderr.off("data", onData);
+      child.stdout.resume();
+      child.stderr.resume();
+      resolve(match);
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
@@ -84,7 +90,7 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
           slug: "bench",
           name: "Benchmark",
           projects: [{ name: "bench", apiKeys: [{ name: "bench", secret: apiKey }] }],
-          connections: [{ name: "mock", kind: "openai", baseUrl: mockUrl, credential: "mock-credential", models: ["bench/model"] }],
+          connections: [{ name: "mock", kind: "openai", baseUrl: mockUrl, credential: "mock-credential", models: ["bench/model"], responsesApi: true }],
         },
       ],
     }),
@@ -122,6 +128,8 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
   }
   const chatBody = (stream) =>
     JSON.stringify({ model: "mock/bench/model", messages: [{ role: "user", content: "Say hello." }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
+  // `store: false`: the Responses scenario measures the call path, not a database write per answer.
+  const responsesBody = (stream) => JSON.stringify({ model: "mock/bench/model", input: "Say hello.", store: false, ...(stream ? { stream: true } : {}) });
   return {
     gateway,
     reference,
@@ -141,6 +149,16 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
       url: `${gatewayUrl}/v1/chat/completions`,
       headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
       body: chatBody(stream),
+    }),
+    directResponses: (stream) => ({
+      url: `${mockUrl}/responses`,
+      headers: { "content-type": "application/json", authorization: "Bearer mock-credential" },
+      body: responsesBody(stream).replace("mock/bench/model", "bench/model"),
+    }),
+    viaGatewayResponses: (stream) => ({
+      url: `${gatewayUrl}/v1/responses`,
+      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
+      body: responsesBody(stream),
     }),
   };
 }
@@ -166,7 +184,7 @@ export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8
 
 export async function runGatewayBenchmark() {
   const environment = await startBenchEnvironment();
-  const { gateway, reference, loadBefore, direct, viaReference, viaGateway } = environment;
+  const { gateway, reference, loadBefore, direct, viaReference, viaGateway, directResponses, viaGatewayResponses } = environment;
   const rows = [];
   try {
     // Warm up both paths (JIT, connection pools).
@@ -174,6 +192,7 @@ export async function runGatewayBenchmark() {
     await closedLoop({ target: direct(false), concurrency: 16, durationSeconds: 1 });
 
     await closedLoop({ target: viaReference(), concurrency: 16, durationSeconds: 1 });
+    await closedLoop({ target: viaGatewayResponses(false), concurrency: 16, durationSeconds: 1 });
     for (const rate of rates) {
       const baseline = await openLoop({ target: direct(false), rate, durationSeconds: seconds });
       // The bare reference at the same rate: what any Node proxy hop adds on this machine.
@@ -201,6 +220,20 @@ export async function runGatewayBenchmark() {
         errors: measured.errors,
         cpuMicrosPerRequest: cpuMicros / Math.max(1, measured.ok),
       });
+      // The Responses API beside chat, in the same run (native: the mock speaks it).
+      const responsesBaseline = await openLoop({ target: directResponses(false), rate, durationSeconds: seconds });
+      const responsesCpuBefore = readCpuMicros(gateway.child.pid);
+      const responsesMeasured = await openLoop({ target: viaGatewayResponses(false), rate, durationSeconds: seconds });
+      const responsesCpu = readCpuMicros(gateway.child.pid) - responsesCpuBefore;
+      rows.push({
+        scenario: `responses, ${rate} req/s open loop`,
+        directP50: percentile(responsesBaseline.latencies, 0.5),
+        directP99: percentile(responsesBaseline.latencies, 0.99),
+        gatewayP50: percentile(responsesMeasured.latencies, 0.5),
+        gatewayP99: percentile(responsesMeasured.latencies, 0.99),
+        errors: responsesMeasured.errors,
+        cpuMicrosPerRequest: responsesCpu / Math.max(1, responsesMeasured.ok),
+      });
     }
 
     const streamBaseline = await openLoop({ target: direct(true), rate: streamRate, durationSeconds: seconds });
@@ -212,6 +245,18 @@ export async function runGatewayBenchmark() {
       gatewayP50: percentile(streamMeasured.firstBytes, 0.5),
       gatewayP99: percentile(streamMeasured.firstBytes, 0.99),
       errors: streamMeasured.errors,
+      cpuMicrosPerRequest: Number.NaN,
+    });
+
+    const responsesStreamBaseline = await openLoop({ target: directResponses(true), rate: streamRate, durationSeconds: seconds });
+    const responsesStreamMeasured = await openLoop({ target: viaGatewayResponses(true), rate: streamRate, durationSeconds: seconds });
+    rows.push({
+      scenario: `responses stream TTFB, ${streamRate} req/s`,
+      directP50: percentile(responsesStreamBaseline.firstBytes, 0.5),
+      directP99: percentile(responsesStreamBaseline.firstBytes, 0.99),
+      gatewayP50: percentile(responsesStreamMeasured.firstBytes, 0.5),
+      gatewayP99: percentile(responsesStreamMeasured.firstBytes, 0.99),
+      errors: responsesStreamMeasured.errors,
       cpuMicrosPerRequest: Number.NaN,
     });
 

@@ -9,8 +9,9 @@ import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
 import { createMailer, type Mailer } from "./email/create-mailer.js";
 import { sendDashboardError } from "./http/send-dashboard-error.js";
+import { createWebAppMiddleware } from "./http/serve-web-app.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
-import type { PlaygroundRunner } from "@gateway/pipeline";
+import { type PlaygroundRunner, checkReadiness } from "@gateway/pipeline";
 import { createApiKeyRoutes } from "./resources/api-key-routes.js";
 import { createAuditRoutes } from "./resources/audit-routes.js";
 import { createBudgetRoutes } from "./resources/budget-routes.js";
@@ -27,6 +28,8 @@ import { createRouteRoutes } from "./resources/route-routes.js";
 import { createTeamRoutes } from "./resources/team-routes.js";
 import { createTelemetryDestinationRoutes } from "./resources/telemetry-destination-routes.js";
 import { createUsageRoutes } from "./resources/usage-routes.js";
+import { createUsageSeriesRoutes } from "./resources/usage-series-routes.js";
+import { createLimitStatusRoutes } from "./resources/limit-status-routes.js";
 import type { DashboardRoute } from "./routing/dashboard-route.js";
 import { mountRoutes } from "./routing/mount-routes.js";
 import { type ControlPlaneChange, createControlPlaneAnnouncer } from "./services/control-plane-announcer.js";
@@ -105,18 +108,28 @@ export function createDashboardRoutes(services: DashboardServices): DashboardRou
     ...createMcpRoutes(services),
     ...createPlaygroundRoutes(services),
     ...createUsageRoutes(services),
+    ...createUsageSeriesRoutes(services),
+    ...createLimitStatusRoutes(services),
     ...createAuditRoutes(services),
   ];
 }
 
 /**
- * Creates the dashboard API (Express 5): `/v1/auth/*`, `/api/*` and `/openapi.json`.
+ * Creates the dashboard API (Express 5): `/v1/auth/*`, `/api/*`, `/openapi.json`, and the web app
+ * at `/` when `settings.webRoot` holds a build.
  * Every answer carries `x-request-id`; every error is the dashboard body
  * `{error:{code,message,details}}` (unknown failures: a generic 500, details only in logs).
  */
 export function createDashboardApp(dependencies: DashboardDependencies): DashboardApp {
-  const settings = dependencies.settings ?? readDashboardSettings();
+  const requestedSettings = dependencies.settings ?? readDashboardSettings();
   const logger = dependencies.logger ?? createConsoleLogger();
+  // The web app (same origin as the API, so the session cookie and the Origin rule apply unchanged).
+  const webApp = requestedSettings.webRoot === null ? null : createWebAppMiddleware(requestedSettings.webRoot);
+  if (webApp === null && requestedSettings.webRoot !== null) {
+    logger.warn("The dashboard web app is not built (run `pnpm build`): serving the API only.", { web_root: requestedSettings.webRoot });
+  }
+  // `webRoot: null` from here on means "no web app is served" (routes that send browsers to it check this).
+  const settings: DashboardSettings = webApp === null ? { ...requestedSettings, webRoot: null } : requestedSettings;
   const throttle = dependencies.throttle ?? {};
   const loginWindowMs = throttle.loginWindowMs ?? 15 * 60_000;
   const services: DashboardServices = {
@@ -149,8 +162,20 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
   app.set("etag", false);
   if (settings.trustProxy !== null) app.set("trust proxy", settings.trustProxy);
   app.use((request: Request, response: Response, next: NextFunction) => {
-    response.setHeader("x-request-id", `req_${randomBytes(12).toString("hex")}`);
+    const requestId = `req_${randomBytes(12).toString("hex")}`;
+    const startedAt = Date.now();
+    response.setHeader("x-request-id", requestId);
     response.setHeader("x-content-type-options", "nosniff");
+    // One line per request when it finished (or the client left): ids, route pattern, outcome; never bodies or cookies.
+    response.once("close", () => {
+      logger.info("request", {
+        request_id: requestId,
+        method: request.method,
+        route: request.route?.path === undefined ? "unmatched" : `${request.baseUrl}${String(request.route.path)}`,
+        status: response.statusCode,
+        duration_ms: Date.now() - startedAt,
+      });
+    });
     next();
   });
   app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
@@ -160,12 +185,25 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
   app.get("/healthz", (_request, response) => {
     response.json({ status: "ok" });
   });
+  // Ready when the database answers (and Redis, when configured); 503 naming what failed, never 500.
+  app.get("/readyz", async (_request, response) => {
+    const redis = dependencies.redis ?? null;
+    const report = await checkReadiness(
+      {
+        database: () => dependencies.database.prisma.$queryRawUnsafe("SELECT 1"),
+        ...(redis === null ? {} : { redis: () => redis.ping() }),
+      },
+      { timeoutMs: settings.readinessTimeoutMs, onFailure: (name, error) => logger.warn(`Readiness check '${name}' failed.`, { error: error instanceof Error ? error.name : "unknown" }) },
+    );
+    response.status(report.ready ? 200 : 503).set("cache-control", "no-store").json({ status: report.ready ? "ready" : "unready", checks: report.checks });
+  });
   const router = express.Router();
   mountRoutes(router, routes, {
     resolvePrincipal: (request) => resolvePrincipal(services, request),
     allowedOrigins: settings.origins,
   });
   app.use(router);
+  if (webApp !== null) app.use(webApp);
   app.use((_request: Request, _response: Response, next: NextFunction) => {
     next(new GatewayError("not_found", { message: "No such endpoint." }));
   });

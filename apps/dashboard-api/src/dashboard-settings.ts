@@ -1,3 +1,6 @@
+import path from "node:path";
+import { defaultWebAppRoot } from "./http/serve-web-app.js";
+
 /** Everything the dashboard API reads from the environment, parsed once. */
 export interface DashboardSettings {
   /** `DASHBOARD_PORT` (default 8081). */
@@ -33,6 +36,17 @@ export interface DashboardSettings {
   redisUrl: string | null;
   /** `GATEWAY_REDIS_KEY_PREFIX` (default `gateway:`): must match the gateways' so they hear `<prefix>control-plane`. */
   redisKeyPrefix: string;
+  /** `DASHBOARD_LOG_LEVEL` (default `info`: one line per request). */
+  logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+  /** `DASHBOARD_LOG_FORMAT`: `json` or `pretty`; unset: pretty only when stdout is a terminal. */
+  logFormat: "json" | "pretty" | undefined;
+  /** `DASHBOARD_READINESS_TIMEOUT_MS`: longest wait of each `/readyz` check (default 2000). */
+  readinessTimeoutMs: number;
+  /**
+   * `DASHBOARD_WEB_ROOT`: directory of the built web app served at `/` (default: the repository's
+   * `apps/dashboard-web/dist`); `off` serves the API only. A directory without `index.html` serves the API only.
+   */
+  webRoot: string | null;
 }
 
 /** Parses the dashboard settings from environment variables (documented in the README). */
@@ -62,6 +76,10 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     deliveryTimeoutMs: readInteger(environment.DASHBOARD_DELIVERY_TIMEOUT_MS, 5000, "DASHBOARD_DELIVERY_TIMEOUT_MS", 100, 120_000),
     redisUrl: environment.REDIS_URL?.trim() || null,
     redisKeyPrefix: readRedisKeyPrefix(environment.GATEWAY_REDIS_KEY_PREFIX),
+    logLevel: readChoice(environment.DASHBOARD_LOG_LEVEL, ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "DASHBOARD_LOG_LEVEL"),
+    logFormat: environment.DASHBOARD_LOG_FORMAT?.trim() ? readChoice(environment.DASHBOARD_LOG_FORMAT, ["json", "pretty"] as const, "json", "DASHBOARD_LOG_FORMAT") : undefined,
+    readinessTimeoutMs: readInteger(environment.DASHBOARD_READINESS_TIMEOUT_MS, 2000, "DASHBOARD_READINESS_TIMEOUT_MS", 1, 60_000),
+    webRoot: readWebRoot(environment.DASHBOARD_WEB_ROOT),
   };
 }
 
@@ -70,11 +88,26 @@ export function defaultDashboardSettings(overrides: Partial<DashboardSettings> =
   return { ...readDashboardSettings({}), ...overrides };
 }
 
+/** `DASHBOARD_WEB_ROOT`: a directory, `off`, or unset for the repository's built web app. */
+function readWebRoot(value: string | undefined): string | null {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return defaultWebAppRoot();
+  if (trimmed.toLowerCase() === "off") return null;
+  return path.resolve(trimmed);
+}
+
 /** Same rule as the gateway's: 1 to 100 characters, default `gateway:`. */
 function readRedisKeyPrefix(value: string | undefined): string {
   if (value === undefined) return "gateway:";
   if (value.length < 1 || value.length > 100) throw new Error("GATEWAY_REDIS_KEY_PREFIX must be 1 to 100 characters (the gateways' prefix).");
   return value;
+}
+
+function readChoice<Choice extends string>(value: string | undefined, choices: readonly Choice[], fallback: Choice, name: string): Choice {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return fallback;
+  if (!(choices as readonly string[]).includes(trimmed)) throw new Error(`${name} must be one of ${choices.join(", ")}.`);
+  return trimmed as Choice;
 }
 
 function readInteger(value: string | undefined, fallback: number, name: string, minimum: number, maximum: number): number {

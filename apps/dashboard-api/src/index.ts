@@ -4,6 +4,7 @@ export { startDashboard } from "./start-dashboard.js";
 export type { RunningDashboard, StartDashboardOptions } from "./start-dashboard.js";
 export { readDashboardSettings, defaultDashboardSettings } from "./dashboard-settings.js";
 export type { DashboardSettings } from "./dashboard-settings.js";
+export { createWebAppMiddleware, defaultWebAppRoot, webAppContentSecurityPolicy } from "./http/serve-web-app.js";
 export { createConsoleLogger, createSilentLogger } from "./dashboard-logger.js";
 export type { DashboardLogger } from "./dashboard-logger.js";
 export { allPermissions, roles, permissionsByRole, permissionsForRole, roleLabels, isRole } from "./auth/role-permissions.js";
@@ -15,6 +16,7 @@ export type { AttemptLimiter, AttemptLimiterSettings } from "./auth/attempt-limi
 export { createMailer } from "./email/create-mailer.js";
 export type { Mailer, MailerSettings, EmailMessage, EmailDeliveryResult } from "./email/create-mailer.js";
 export { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
+export { createDashboardOpenApiDocument } from "./openapi/create-dashboard-openapi-document.js";
 export type { OpenApiDocument } from "./openapi/build-openapi-document.js";
 export { deliverNotification } from "./resources/notification-channel-routes.js";
 export type { NotificationEvent } from "./resources/notification-channel-routes.js";

@@ -49,8 +49,8 @@ export interface RunningDashboard extends DashboardApp {
  */
 export async function startDashboard(options: StartDashboardOptions = {}): Promise<RunningDashboard> {
   const environment = options.environment ?? process.env;
-  const logger = options.logger ?? createConsoleLogger();
   const settings = { ...readDashboardSettings(environment), ...options.settings };
+  const logger = options.logger ?? createConsoleLogger({ level: settings.logLevel, ...(settings.logFormat === undefined ? {} : { format: settings.logFormat }) });
   let ownedDatabase: { close(): Promise<void> } | null = null;
   let database = options.database;
   if (database === undefined) {

@@ -73,8 +73,8 @@ afterAll(async () => {
 describe("pnpm start (gateway and dashboard in one process)", () => {
   it("serves a connection created in the dashboard, its credential decrypted by the gateway with the same key", async () => {
     const gatewayUrl = /Gateway listening on (http:\/\/\S+)/.exec(output)![1]!;
-    const dashboardUrl = /"url":"(http:\/\/[^"]+)"/.exec(output)![1]!;
-    const password = /password: (\S+)/.exec(output)![1]!;
+    const dashboardUrl = /"url":"(http:\/\/[^"]+)"[^\n]*dashboard API listening/.exec(output)![1]!;
+    const password = /password: ([^\s"]+)/.exec(output)![1]!;
     const apiKey = /API key \(shown once, store it now\): (gak_\w+)/.exec(output)![1]!;
 
     const login = await fetch(`${dashboardUrl}/v1/auth/login`, {

@@ -1,6 +1,7 @@
 import { storeMcpServerTokens } from "@gateway/db";
 import { type LocalOAuthServer, startLocalOAuthServer } from "@gateway/mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFakeWebBuild } from "./support/fake-web-build.js";
 import { startLocalHttpServer } from "./support/local-http-server.js";
 import { dashboardOrigin, startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
@@ -8,10 +9,11 @@ describe("MCP servers: OAuth 2.1 with PKCE against a local authorization server"
   let authorization: LocalOAuthServer;
   let harness: TestDashboard;
   let cookie: string;
+  const webBuild = createFakeWebBuild();
 
   beforeAll(async () => {
     authorization = await startLocalOAuthServer();
-    harness = await startTestDashboard();
+    harness = await startTestDashboard({ settings: { webRoot: webBuild.root } });
     const organizationId = (await harness.createOrganization()).id;
     const owner = await harness.createMember({ organizationId, role: "owner" });
     cookie = await harness.login(owner.email, owner.password);
@@ -19,6 +21,7 @@ describe("MCP servers: OAuth 2.1 with PKCE against a local authorization server"
   afterAll(async () => {
     await harness.close();
     await authorization.close();
+    webBuild.remove();
   });
 
   const call = (method: string, path: string, body?: unknown) => harness.request(method, path, { cookie, body });
@@ -84,6 +87,16 @@ describe("MCP servers: OAuth 2.1 with PKCE against a local authorization server"
     expect(disconnected.body).toMatchObject({ status: "disconnected", has_credentials: false });
     const again = await call("DELETE", `/api/mcp/tokens/${token.id}`);
     expect(again.body.revoked_at).toBe(revoked.body.revoked_at);
+  });
+
+  it("sends the browser back to the web app's MCP page once connected", async () => {
+    const server = await call("POST", "/api/mcp/servers", { name: "browser", url: `${authorization.url}/mcp` });
+    const started = await call("POST", `/api/mcp/servers/${server.body.id}/oauth`);
+    const callbackPath = await authorize(started.body.authorization_url);
+    const finished = await harness.request("GET", callbackPath, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(finished.status).toBe(303);
+    expect(finished.headers.get("location")).toBe(`/mcp?outcome=ok&server_id=${server.body.id}`);
+    expect((await call("GET", `/api/mcp/servers/${server.body.id}`)).body).toMatchObject({ status: "connected", has_credentials: true });
   });
 
   it("answers 404 for an unknown state and records a refused authorization", async () => {

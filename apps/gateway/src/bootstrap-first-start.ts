@@ -12,8 +12,8 @@ import {
   upsertProjectByName,
 } from "@gateway/db";
 
-/** Models the built-in demo connection serves (`demo/demo/chat`, `demo/demo/decide`). */
-export const demoConnectionModels = ["demo/chat", "demo/decide"];
+/** Models the built-in demo connection serves (`demo/demo/chat`, `demo/demo/decide`, `demo/demo/embed`). */
+export const demoConnectionModels = ["demo/chat", "demo/decide", "demo/embed"];
 
 /** What the first start created; secrets are present only when they were generated here. */
 export interface FirstStartResult {

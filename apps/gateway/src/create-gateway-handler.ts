@@ -5,12 +5,15 @@ import {
   type PipelineDependencies,
   chatCompletionsEndpoint,
   countTokensEndpoint,
+  createResponsesEndpoint,
   decisionEndpoint,
+  embeddingsEndpoint,
   generateRequestId,
   messagesEndpoint,
   renderErrorResponse,
   runInferenceCall,
   runListModels,
+  runStoredResponseRequest,
 } from "@gateway/pipeline";
 import type { McpGateway } from "@gateway/mcp";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
@@ -26,6 +29,8 @@ export interface GatewayAppDependencies extends PipelineDependencies {
   mcp?: () => Promise<McpGateway>;
   /** Told about unexpected failures (for logs); the client only sees a generic 500. */
   onInternalError?: (error: unknown, requestId: string) => void;
+  /** How long stored Responses are kept (default 30 days). */
+  responseRetentionMs?: number;
 }
 
 /** One request as every step of the gateway sees it. */
@@ -34,6 +39,10 @@ export interface GatewayRequestContext {
   requestId: string;
   /** Epoch ms the request arrived. */
   startedAt: number;
+  /** The matched route's path pattern (`/v1/chat/completions`), set once routed; a hook that answers sets its own. */
+  route?: string;
+  /** The matched route's path parameters (`id` of `/v1/responses/:id`). */
+  params?: Record<string, string | undefined>;
 }
 
 /**
@@ -57,8 +66,10 @@ export const mcpPath = "/mcp";
 /**
  * The gateway's HTTP entry, on `node:http` with the `find-my-way` router: `POST /v1/systemone`,
  * `POST /v1/chat/completions`, `POST /v1/messages`, `POST /v1/messages/count_tokens`,
- * `GET /v1/models`, the MCP endpoint (`/mcp`, with its protected-resource metadata under
- * `/.well-known/oauth-protected-resource`) and `GET /openapi.json`. Every request takes the same steps in the same
+ * `POST /v1/responses` (with `GET` / `DELETE /v1/responses/{id}` and
+ * `GET /v1/responses/{id}/input_items`), `POST /v1/embeddings`, `GET /v1/models`, the MCP
+ * endpoint (`/mcp`, with its protected-resource metadata under `/.well-known/oauth-protected-resource`)
+ * and `GET /openapi.json`. Every request takes the same steps in the same
  * order, with no hidden control flow: its id is set (`x-request-id` on every answer, success,
  * error, unknown route or 500), the hooks run, then the router (paths case-insensitive, a
  * trailing slash and the query string ignored, as Express matched them). The inference routes
@@ -71,7 +82,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true });
   const routes: string[] = [];
   const route = (method: HTTPMethod, path: string, handler: RouteHandler) => {
-    router.on(method, path, handler as never);
+    router.on(method, path, handler as never, { route: path });
     routes.push(`${method} ${path}`);
   };
 
@@ -97,6 +108,32 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   route("POST", "/v1/messages", inference(messagesEndpoint));
   route("POST", "/v1/messages/count_tokens", inference(countTokensEndpoint));
   route("POST", "/v1/systemone", inference(decisionEndpoint));
+  route(
+    "POST",
+    "/v1/responses",
+    inference(createResponsesEndpoint({ store: dependencies.responseStore ?? null, ...(dependencies.responseRetentionMs === undefined ? {} : { retentionMs: dependencies.responseRetentionMs }) })),
+  );
+  route("POST", "/v1/embeddings", inference(embeddingsEndpoint));
+  const storedResponse =
+    (action: "get" | "delete" | "input_items"): RouteHandler =>
+    async (request, response, context) => {
+      const url = request.url ?? "/";
+      const queryAt = url.indexOf("?");
+      const id = context.params?.id ?? "";
+      writeJson(
+        response,
+        await runStoredResponseRequest(dependencies, {
+          requestId: context.requestId,
+          headers: request.headers,
+          action,
+          id,
+          query: new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)),
+        }),
+      );
+    };
+  route("GET", "/v1/responses/:id", storedResponse("get"));
+  route("DELETE", "/v1/responses/:id", storedResponse("delete"));
+  route("GET", "/v1/responses/:id/input_items", storedResponse("input_items"));
   route("GET", "/v1/models", (request, response, context) => {
     writeJson(response, runListModels(dependencies, { requestId: context.requestId, headers: request.headers }));
   });
@@ -132,7 +169,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   };
 
   const handler = ((request: IncomingMessage, response: ServerResponse) => {
-    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now() };
+    const context: GatewayRequestContext = { requestId: generateRequestId(), startedAt: Date.now(), route: undefined };
     response.setHeader("x-request-id", context.requestId);
     try {
       for (const hook of hooks) if (hook(request, response, context) === true) return;
@@ -145,6 +182,8 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
         writeJson(response, renderErrorResponse(error, { requestId: context.requestId }));
         return;
       }
+      context.route = (found.store as { route: string }).route;
+      context.params = found.params;
       const done = (found.handler as unknown as RouteHandler)(request, response, context);
       if (done instanceof Promise) done.catch((thrown: unknown) => onUnexpectedError(thrown, response, context.requestId));
     } catch (thrown) {

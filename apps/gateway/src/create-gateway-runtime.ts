@@ -12,15 +12,20 @@ import {
   type DeliveryDispatcher,
   type DeliveryReport,
   type DeliveryTargets,
+  type InferenceCallObserver,
   type PlaygroundRunner,
+  type SnapshotReloadReason,
+  type ResponseStore,
   type SnapshotHolder,
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
+  combineCallObservers,
   createBudgetThresholdEvent,
   createMcpAuthorizationFailedEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
+  createMemoryResponseStore,
   createNotificationGate,
   createPlaygroundRunner as createPipelinePlaygroundRunner,
   createRedisAffinityStore,
@@ -35,11 +40,28 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+import { type GatewayTracing, createGatewayTracing } from "./observability/create-gateway-tracing.js";
 
-/** Minimal logger: errors and notices (never secrets). */
+/** Minimal logger: errors and notices (never secrets); `fields` are structured context (ids, counts). */
 export interface GatewayLogger {
-  info(message: string): void;
-  error(message: string, error?: unknown): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, error?: unknown, fields?: Record<string, unknown>): void;
+}
+
+/** Facts of the runtime's long-lived parts, for metrics (each optional). */
+export interface GatewayRuntimeEvents {
+  /** A control-plane snapshot was loaded (`start` included). */
+  snapshotReloaded?(reason: SnapshotReloadReason): void;
+  /** A version check or reload failed; the previous snapshot stays in service. */
+  snapshotReloadFailed?(): void;
+  /** Usage events were dropped (queue full while the database failed, or unwritten at shutdown). */
+  usageEventsDropped?(count: number): void;
+  /** A batch of usage events failed to be written (it is retried). */
+  usageWriteFailed?(count: number): void;
+  /** Background deliveries were dropped from a full queue. */
+  deliveryDropped?(kind: "spans" | "notifications" | "deliveries", count: number): void;
+  /** A background delivery was given up after its last attempt. */
+  deliveryFailed?(kind: "telemetry" | "notification"): void;
 }
 
 /** Options of {@link createGatewayRuntime}. */
@@ -76,8 +98,17 @@ export interface GatewayRuntimeOptions {
         | "mcpCatalogTtlMs"
         | "mcpAllowedOrigins"
         | "publicUrl"
+        | "traces"
+        | "tracePropagation"
+        | "serviceName"
+        | "responsesRetentionDays"
       >
     >;
+  /**
+   * Where stored Responses live (the database's `stored_responses` when served from one); unset:
+   * this process's memory (lost on restart, not shared between instances); null: nothing is stored.
+   */
+  responseStore?: ResponseStore | null;
   logger?: GatewayLogger;
   /** Told about every finished background delivery (the server records `last_delivery_*`). */
   onDeliveryReport?: (report: DeliveryReport) => void;
@@ -88,6 +119,10 @@ export interface GatewayRuntimeOptions {
    * functions); without it an expired grant cannot be refreshed (its calls fail with `mcp_authorization_failed`).
    */
   mcpGrants?: McpGrantStore;
+  /** Told about every inference call (metrics); traces are the runtime's own (`settings.traces`). */
+  observer?: InferenceCallObserver;
+  /** Told about snapshot reloads, usage-queue and delivery drops (metrics). */
+  events?: GatewayRuntimeEvents;
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
@@ -103,9 +138,12 @@ export interface GatewayRuntime {
   admission: AdmissionController;
   /** Background delivery of usage traces and budget/limit notifications. */
   delivery: DeliveryDispatcher;
-
   /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
   changes: ControlPlaneChangeChannel | null;
+  /** The shared Redis connection (null without `REDIS_URL`), for readiness checks. */
+  redis: Redis | null;
+  /** OpenTelemetry traces of calls to the organizations' OTLP destinations (null when `settings.traces` is off). */
+  tracing: GatewayTracing | null;
   /** Tells every instance sharing Redis to reload its snapshot now (no-op without Redis). */
   announceControlPlaneChange(): void;
   /** Reloads telemetry destinations and notification channels now. */
@@ -127,6 +165,7 @@ export interface GatewayRuntime {
 export async function createGatewayRuntime(options: GatewayRuntimeOptions): Promise<GatewayRuntime> {
   const { settings } = options;
   const logger = options.logger ?? silentLogger;
+  const events = options.events ?? {};
   const keyPrefix = settings.redisKeyPrefix ?? "gateway:";
   const redis = settings.redisUrl === undefined ? undefined : new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
   // Without a listener ioredis prints every reconnect failure; the admission policy decides what a failure means.
@@ -143,13 +182,38 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
           onError: (error) => logger.error("Announcing a control-plane change through Redis failed.", error),
         });
 
+  // Traces go to OTLP destinations through the OpenTelemetry SDK (spans per call and per attempt);
+  // the delivery dispatcher keeps webhook destinations (one usage span per call) and notifications.
+  const tracing =
+    settings.traces === false
+      ? null
+      : createGatewayTracing({
+          serviceName: settings.serviceName ?? "ai-gateway",
+          propagateUpstream: settings.tracePropagation ?? false,
+          flushIntervalMs: settings.deliveryFlushMs ?? 1000,
+          exportTimeoutMs: settings.deliveryTimeoutMs ?? 5000,
+          maxQueuedSpans: settings.deliveryQueueSize ?? 10_000,
+          onReport: (report) => {
+            if (!report.delivered) {
+              events.deliveryFailed?.("telemetry");
+              logger.error(`A trace export to ${report.targetId} failed: ${report.failure ?? "failed"}`);
+            }
+            options.onDeliveryReport?.(report);
+          },
+        });
   let deliveryTargets: DeliveryTargets = { telemetryDestinations: [], notificationChannels: [] };
   let deliveryLoad: Promise<void> | undefined;
   const refreshDeliveryTargets = (): Promise<void> => {
     const load = options.source.loadDeliveryTargets;
     if (load === undefined) return Promise.resolve();
     deliveryLoad ??= load()
-      .then((targets) => void (deliveryTargets = targets))
+      .then((targets) => {
+        if (tracing === null) deliveryTargets = targets;
+        else {
+          tracing.setDestinations(targets.telemetryDestinations);
+          deliveryTargets = { ...targets, telemetryDestinations: targets.telemetryDestinations.filter((destination) => destination.config.kind !== "otlp_http") };
+        }
+      })
       .catch((error: unknown) => logger.error("Loading telemetry destinations and notification channels failed; keeping the previous ones.", error))
       .finally(() => void (deliveryLoad = undefined));
     return deliveryLoad;
@@ -173,11 +237,15 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   const snapshots = createSnapshotHolder({
     source,
     pollIntervalMs: settings.snapshotPollMs,
-    onError: (error) => logger.error("Control-plane snapshot refresh failed; serving the previous snapshot.", error),
+    onError: (error) => {
+      events.snapshotReloadFailed?.();
+      logger.error("Control-plane snapshot refresh failed; serving the previous snapshot.", error);
+    },
     // This instance noticed a change by polling: tell the others at once (before loading it
     // ourselves) so that they load in parallel instead of waiting for their own poll.
     onVersionChange: (version) => changes?.announce(version),
     onReload: (snapshot, reason) => {
+      events.snapshotReloaded?.(reason);
       if (reason !== "start") void refreshDeliveryTargets();
       if (reason !== "start" && snapshot.snapshot.mcpServers.length > 0) preloadMcp?.();
     },
@@ -195,21 +263,28 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     maxAttempts: settings.deliveryMaxAttempts ?? 5,
     onReport: (report) => {
       if (!report.delivered) {
+        events.deliveryFailed?.(report.kind);
         logger.error(`Giving up a ${report.kind} delivery to ${report.targetId} after ${report.attempts} attempt(s): ${report.failure ?? "failed"}`);
       }
       options.onDeliveryReport?.(report);
     },
-    onDropped: (kind, count) => logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`),
+    onDropped: (kind, count) => {
+      events.deliveryDropped?.(kind, count);
+      logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`);
+    },
   });
   const usageQueue = createUsageQueue({
     sink: options.sink,
     maxBatchSize: settings.usageBatchSize,
     flushIntervalMs: settings.usageFlushMs,
-    onError: (error, context) =>
+    onError: (error, context) => {
+      if (context.droppedEvents) events.usageEventsDropped?.(context.droppedEvents);
+      else events.usageWriteFailed?.(context.failedEvents ?? 0);
       logger.error(
         context.droppedEvents ? `Dropped ${context.droppedEvents} usage event(s).` : `Writing ${context.failedEvents} usage event(s) failed; will retry.`,
         error,
-      ),
+      );
+    },
   });
   const transport = createHttpTransport({
     connectTimeoutMs: settings.upstreamConnectTimeoutMs,
@@ -259,8 +334,12 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
     bodyLimitBytes: settings.bodyLimitBytes,
-    onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error),
+    responseRetentionMs: (settings.responsesRetentionDays ?? 30) * 24 * 60 * 60 * 1000,
+    responseStore: options.responseStore === undefined ? createMemoryResponseStore() : options.responseStore,
+    onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error, { request_id: requestId }),
   };
+  const observer = combineCallObservers([options.observer, tracing?.observer]);
+  if (observer !== undefined) dependencies.observer = observer;
   // The MCP side (the MCP SDK, about 9 MB) is loaded on the first MCP request, or at once when
   // the control plane has MCP servers: a gateway without them never pays for it.
   let mcp: Promise<McpGateway> | null = null;
@@ -305,6 +384,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     admission,
     delivery,
     changes,
+    redis: redis ?? null,
+    tracing,
     announceControlPlaneChange() {
       changes?.announce(null);
     },
@@ -315,7 +396,11 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       await snapshots.stop();
       if (mcp !== null) await (await mcp).close();
       const timeoutMs = closeOptions.timeoutMs ?? 10_000;
-      await Promise.all([usageQueue.close({ timeoutMs }), delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) })]);
+      await Promise.all([
+        usageQueue.close({ timeoutMs }),
+        delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) }),
+        tracing?.close().catch((error: unknown) => logger.error("Exporting the last traces failed.", error)),
+      ]);
       await transport.close();
       if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
       if (redis) await redis.quit().catch(() => redis.disconnect());

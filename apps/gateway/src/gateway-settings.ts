@@ -25,6 +25,7 @@ const settingsSchema = z.object({
   GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_STREAM_IDLE_TIMEOUT_MS: integer(1).default(120_000),
   GATEWAY_STREAM_MAX_DURATION_MS: integer(0).default(0),
+  GATEWAY_RESPONSES_RETENTION_DAYS: integer(1).max(3650).default(30),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
   GATEWAY_MCP_TIMEOUT_MS: integer(1).default(60_000),
   GATEWAY_MCP_LIST_TIMEOUT_MS: integer(1).default(10_000),
@@ -36,6 +37,15 @@ const settingsSchema = z.object({
   GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
   GATEWAY_SHUTDOWN_TIMEOUT_MS: integer(0).default(10_000),
   GATEWAY_HEAP_GROWING_PERCENT: integer(0).max(400).default(30),
+  GATEWAY_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  GATEWAY_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  GATEWAY_METRICS_PORT: z.union([z.literal("off"), integer(0).max(65_535)]).default(9464),
+  GATEWAY_METRICS_HOST: z.string().min(1).optional(),
+  GATEWAY_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  GATEWAY_TRACES: z.enum(["on", "off"]).default("on"),
+  GATEWAY_TRACE_PROPAGATION: z.enum(["off", "on"]).default("off"),
+  OTEL_SERVICE_NAME: z.string().min(1).max(200).default("ai-gateway"),
+  GATEWAY_READINESS_TIMEOUT_MS: integer(1).default(2000),
   GATEWAY_ADMIN_EMAIL: z.string().email().optional(),
   GATEWAY_ADMIN_PASSWORD: z.string().min(8).optional(),
   GATEWAY_API_KEY: z
@@ -82,6 +92,8 @@ export interface GatewaySettings {
   streamIdleTimeoutMs: number;
   /** Streams: the longest whole stream; 0 means no limit. */
   streamMaxDurationMs: number;
+  /** How long stored Responses (`store`) are kept, in days (default 30, as OpenAI keeps them). */
+  responsesRetentionDays: number;
   snapshotPollMs: number;
   /** MCP: the longest one call to an upstream MCP server (a tool call, a prompt, a resource read) may take. */
   mcpTimeoutMs: number;
@@ -104,6 +116,24 @@ export interface GatewaySettings {
    * before it is collected again; 0 leaves V8's own dynamic factor (1.1 to 4). Default 30.
    */
   heapGrowingPercent: number;
+  /** Least level written (`info`: one line per request). */
+  logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+  /** `json` lines, or `pretty` lines for people; unset: pretty only when stdout is a terminal. */
+  logFormat: "json" | "pretty" | undefined;
+  /** Port of the separate `/metrics` listener (0: a free one); null: no separate listener. */
+  metricsPort: number | null;
+  /** Address of the `/metrics` listener (default: the gateway's host). */
+  metricsHost: string | undefined;
+  /** When set, `GET /metrics` is also served on the main port to `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
+  /** OpenTelemetry traces of calls to the organizations' OTLP destinations. */
+  traces: boolean;
+  /** Send the W3C trace context upstream to providers. */
+  tracePropagation: boolean;
+  /** OTLP `service.name` of the gateway's spans. */
+  serviceName: string;
+  /** Longest wait of each `/readyz` check. */
+  readinessTimeoutMs: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   apiKey: string | undefined;
@@ -147,6 +177,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     streamFirstByteTimeoutMs: values.GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS,
     streamIdleTimeoutMs: values.GATEWAY_STREAM_IDLE_TIMEOUT_MS,
     streamMaxDurationMs: values.GATEWAY_STREAM_MAX_DURATION_MS,
+    responsesRetentionDays: values.GATEWAY_RESPONSES_RETENTION_DAYS,
     snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
     mcpTimeoutMs: values.GATEWAY_MCP_TIMEOUT_MS,
     mcpListTimeoutMs: values.GATEWAY_MCP_LIST_TIMEOUT_MS,
@@ -158,6 +189,15 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     usageFlushMs: values.GATEWAY_USAGE_FLUSH_MS,
     shutdownTimeoutMs: values.GATEWAY_SHUTDOWN_TIMEOUT_MS,
     heapGrowingPercent: values.GATEWAY_HEAP_GROWING_PERCENT,
+    logLevel: values.GATEWAY_LOG_LEVEL,
+    logFormat: values.GATEWAY_LOG_FORMAT,
+    metricsPort: values.GATEWAY_METRICS_PORT === "off" ? null : values.GATEWAY_METRICS_PORT,
+    metricsHost: values.GATEWAY_METRICS_HOST,
+    metricsToken: values.GATEWAY_METRICS_TOKEN,
+    traces: values.GATEWAY_TRACES === "on",
+    tracePropagation: values.GATEWAY_TRACE_PROPAGATION === "on",
+    serviceName: values.OTEL_SERVICE_NAME,
+    readinessTimeoutMs: values.GATEWAY_READINESS_TIMEOUT_MS,
     adminEmail: values.GATEWAY_ADMIN_EMAIL,
     adminPassword: values.GATEWAY_ADMIN_PASSWORD,
     apiKey: values.GATEWAY_API_KEY,

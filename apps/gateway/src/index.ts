@@ -1,7 +1,15 @@
 export { createGatewayHandler } from "./create-gateway-handler.js";
 export type { GatewayAppDependencies, GatewayHandler, GatewayRequestContext, GatewayRequestHook } from "./create-gateway-handler.js";
 export { createGatewayRuntime } from "./create-gateway-runtime.js";
-export type { GatewayLogger, GatewayRuntime, GatewayRuntimeOptions } from "./create-gateway-runtime.js";
+export type { GatewayLogger, GatewayRuntime, GatewayRuntimeEvents, GatewayRuntimeOptions } from "./create-gateway-runtime.js";
+export { createGatewayLogger, redactedLogPaths } from "./logging/create-gateway-logger.js";
+export type { GatewayJsonLogger, GatewayLoggerOptions, RequestLogFields } from "./logging/create-gateway-logger.js";
+export { createGatewayMetrics } from "./observability/create-gateway-metrics.js";
+export type { GatewayMetrics } from "./observability/create-gateway-metrics.js";
+export { createGatewayTracing } from "./observability/create-gateway-tracing.js";
+export type { GatewayTracing, GatewayTracingSettings } from "./observability/create-gateway-tracing.js";
+export { createOperationsHook } from "./observability/create-operations-hook.js";
+export type { OperationsHookOptions } from "./observability/create-operations-hook.js";
 export { startGateway } from "./start-gateway.js";
 export type { RunningGateway, ServableDatabase, StartGatewayOptions } from "./start-gateway.js";
 export { startStandaloneGateway } from "./start-standalone-gateway.js";

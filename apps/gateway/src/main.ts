@@ -1,11 +1,16 @@
 import { GatewayConfigError } from "./config-file/load-gateway-config.js";
+import { readGatewaySettings } from "./gateway-settings.js";
+import { type GatewayJsonLogger, createGatewayLogger } from "./logging/create-gateway-logger.js";
 import { startStandaloneGateway } from "./start-standalone-gateway.js";
 
 /** Server entry: `node dist/main.js`. Configuration comes from the environment (see README). */
 async function main(): Promise<void> {
   let gateway;
+  let logger: GatewayJsonLogger;
   try {
-    gateway = await startStandaloneGateway();
+    const settings = readGatewaySettings();
+    logger = createGatewayLogger({ level: settings.logLevel, ...(settings.logFormat === undefined ? {} : { format: settings.logFormat }) });
+    gateway = await startStandaloneGateway({ logger });
   } catch (error) {
     const message = error instanceof GatewayConfigError || (error instanceof Error && error.message.startsWith("Invalid environment"))
       ? error.message
@@ -18,12 +23,12 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: draining and shutting down.`);
+    logger.info(`${signal} received: draining and shutting down.`);
     running.close().then(
-      () => process.exit(0),
+      () => logger.pino.flush(() => process.exit(0)),
       (error: unknown) => {
-        console.error("Shutdown failed:", error instanceof Error ? error.message : error);
-        process.exit(1);
+        logger.error("Shutdown failed.", error);
+        logger.pino.flush(() => process.exit(1));
       },
     );
   };

@@ -38,11 +38,43 @@ const messagesRequest = z.looseObject({
   messages: z.array(z.looseObject({ role: z.enum(["user", "assistant"]) })),
   stream: z.boolean().optional(),
 });
+const responsesRequest = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.looseObject({}))]).optional().describe("A string, or input items; may be left out with previous_response_id"),
+  instructions: z.string().nullable().optional(),
+  previous_response_id: z.string().nullable().optional().describe("Continue a stored response of the same project"),
+  store: z.boolean().nullable().optional().describe("Store the answer (default: the project's content-capture setting; refused where the project does not capture content)"),
+  stream: z.boolean().nullable().optional(),
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
+});
+const responseObject = z.looseObject({ id: z.string(), object: z.literal("response"), status: z.string(), output: z.array(z.looseObject({})), store: z.boolean(), previous_response_id: z.string().nullable() });
+const inputItemList = z.object({ object: z.literal("list"), data: z.array(z.looseObject({ id: z.string(), type: z.string() })), first_id: z.string().nullable(), last_id: z.string().nullable(), has_more: z.boolean() });
+const deletedResponse = z.object({ id: z.string(), object: z.literal("response.deleted"), deleted: z.literal(true) });
+const embeddingsRequest = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(2048), z.array(z.number().int()), z.array(z.array(z.number().int()))]),
+  encoding_format: z.enum(["float", "base64"]).optional(),
+  dimensions: z.number().int().positive().optional(),
+});
+const embeddingsResponse = z.looseObject({
+  object: z.literal("list"),
+  data: z.array(z.object({ object: z.literal("embedding"), index: z.number().int(), embedding: z.union([z.array(z.number()), z.string()]) })),
+  model: z.string(),
+  usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
+});
 const countTokensRequest = z.looseObject({ model: z.string().min(1), messages: z.array(z.looseObject({})) });
 const countTokensResponse = z.object({ input_tokens: z.number().int().min(0) });
 const openAiModelList = z.object({
   object: z.literal("list"),
-  data: z.array(z.object({ id: z.string(), object: z.literal("model"), created: z.number().int(), owned_by: z.string() })),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      object: z.literal("model"),
+      created: z.number().int(),
+      owned_by: z.string(),
+      endpoints: z.array(z.enum(["chat_completions", "messages", "responses", "embeddings", "decisions"])).describe("Gateway extension: the endpoints this model serves"),
+    }),
+  ),
 });
 const anthropicModelList = z.object({
   data: z.array(z.object({ type: z.literal("model"), id: z.string(), display_name: z.string(), created_at: z.string() })),
@@ -101,7 +133,7 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
     info: {
       title: "AI Gateway inference API",
       version: options.version ?? "0.1.0",
-      description: "OpenAI-compatible chat completions, Anthropic-compatible messages and token counting, typed decisions, model listing per API key, and the MCP endpoint serving the registered MCP servers.",
+      description: "OpenAI-compatible chat completions, the OpenAI Responses API (with stored conversations) and embeddings, Anthropic-compatible messages and token counting, typed decisions, model listing per API key, and the MCP endpoint serving the registered MCP servers.",
     },
     security: [{ bearer: [] }],
     paths: {
@@ -125,6 +157,70 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
           requestBody: { required: true, content: json("ChatCompletionRequest") },
           responses: {
             "200": { description: "A chat completion, or a stream of `chat.completion.chunk` events when `stream` is true.", headers: requestIdHeader, content: { "application/json": { schema: { type: "object" } }, ...sse } },
+            ...errorResponses([400, 401, 403, 404, 408, 413, 424, 429, 500, 502, 503, 504], "GatewayError"),
+          },
+        },
+      },
+      "/v1/responses": {
+        post: {
+          operationId: "create_response",
+          tags: ["OpenAI-compatible"],
+          parameters: gatewayHeaders,
+          requestBody: { required: true, content: json("ResponsesRequest") },
+          responses: {
+            "200": {
+              description: "A response object, or a stream of Responses events (`response.created` ... `response.completed`, each with `sequence_number`; a failure after the start ends with `error` and `response.failed`) when `stream` is true.",
+              headers: requestIdHeader,
+              content: { ...json("Response"), ...sse },
+            },
+            ...errorResponses([400, 401, 403, 404, 408, 413, 424, 429, 500, 502, 503, 504], "GatewayError"),
+          },
+        },
+      },
+      "/v1/responses/{id}": {
+        get: {
+          operationId: "get_response",
+          tags: ["OpenAI-compatible"],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "A stored response of the key's project.", headers: requestIdHeader, content: json("Response") },
+            ...errorResponses([400, 401, 404, 500], "GatewayError"),
+          },
+        },
+        delete: {
+          operationId: "delete_response",
+          tags: ["OpenAI-compatible"],
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "The stored response is deleted.", headers: requestIdHeader, content: json("DeletedResponse") },
+            ...errorResponses([401, 404, 500], "GatewayError"),
+          },
+        },
+      },
+      "/v1/responses/{id}/input_items": {
+        get: {
+          operationId: "list_response_input_items",
+          tags: ["OpenAI-compatible"],
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string" } },
+            { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+            { name: "order", in: "query", required: false, schema: { type: "string", enum: ["asc", "desc"], default: "desc" } },
+            { name: "after", in: "query", required: false, schema: { type: "string" } },
+          ],
+          responses: {
+            "200": { description: "The input items of a stored response.", headers: requestIdHeader, content: json("InputItemList") },
+            ...errorResponses([400, 401, 404, 500], "GatewayError"),
+          },
+        },
+      },
+      "/v1/embeddings": {
+        post: {
+          operationId: "create_embeddings",
+          tags: ["OpenAI-compatible"],
+          parameters: gatewayHeaders,
+          requestBody: { required: true, content: json("EmbeddingsRequest") },
+          responses: {
+            "200": { description: "One embedding per input (floats, or base64 of little-endian float32 with `encoding_format: base64`).", headers: requestIdHeader, content: json("EmbeddingsResponse") },
             ...errorResponses([400, 401, 403, 404, 408, 413, 424, 429, 500, 502, 503, 504], "GatewayError"),
           },
         },
@@ -248,6 +344,12 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
         DecisionResponse: withoutDialect(decisionResponseJsonSchema),
         ChatCompletionRequest: jsonSchema(chatCompletionRequest),
         MessagesRequest: jsonSchema(messagesRequest),
+        ResponsesRequest: jsonSchema(responsesRequest),
+        Response: jsonSchema(responseObject),
+        InputItemList: jsonSchema(inputItemList),
+        DeletedResponse: jsonSchema(deletedResponse),
+        EmbeddingsRequest: jsonSchema(embeddingsRequest),
+        EmbeddingsResponse: jsonSchema(embeddingsResponse),
         CountTokensRequest: jsonSchema(countTokensRequest),
         CountTokensResponse: jsonSchema(countTokensResponse),
         OpenAIModelList: jsonSchema(openAiModelList),

@@ -13,11 +13,26 @@ import {
   recordNotificationDelivery,
   recordTelemetryDelivery,
   subscribeControlPlaneChanges,
+  deleteStoredResponse,
+  deleteStoredResponsesSweep,
+  readStoredResponse,
+  writeStoredResponse,
   writeUsageBatch,
 } from "@gateway/db/data-plane";
-import type { DeliveryTargets, NotificationChannelConfig, TelemetryDestinationConfig } from "@gateway/pipeline";
+import {
+  type DeliveryTargets,
+  type NotificationChannelConfig,
+  type TelemetryDestinationConfig,
+  checkReadiness,
+  combineCallObservers,
+} from "@gateway/pipeline";
 import { type GatewayLogger, type GatewayRuntime, createGatewayRuntime } from "./create-gateway-runtime.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+import type { GatewayJsonLogger } from "./logging/create-gateway-logger.js";
+import { type GatewayMetrics, createGatewayMetrics } from "./observability/create-gateway-metrics.js";
+import { createOperationsHook } from "./observability/create-operations-hook.js";
+import { createRequestAnnotations } from "./observability/create-request-annotations.js";
+import { serveMetrics } from "./observability/serve-metrics.js";
 
 /** A database the running gateway can serve from: the raw driver and a way to close it. */
 export interface ServableDatabase extends SqlClient {
@@ -33,6 +48,10 @@ export interface RunningGateway<D extends ServableDatabase = ServableDatabase> {
   /** Decrypts stored credentials; share it with a dashboard in the same process so both use one key. */
   secretBox: SecretBox;
   runtime: GatewayRuntime;
+  /** The Prometheus metrics (null when neither a metrics port nor a metrics token is set). */
+  metrics: GatewayMetrics | null;
+  /** `http://host:port/metrics` of the separate metrics listener, or null. */
+  metricsUrl: string | null;
   /** Stops accepting connections, waits for in-flight requests, drains usage events, closes the database. */
   close(): Promise<void>;
 }
@@ -48,8 +67,33 @@ export async function serveGateway<D extends ServableDatabase>(
   settings: GatewaySettings,
   logger: GatewayLogger,
 ): Promise<RunningGateway<D>> {
+  let metricsServer: Server | null = null;
   try {
+    const metrics = settings.metricsPort !== null || settings.metricsToken !== undefined ? createGatewayMetrics() : null;
+    const requestLogger = isJsonLogger(logger) && logger.logsRequests ? logger : null;
+    const annotations = requestLogger === null ? null : createRequestAnnotations();
+    let servingRuntime: GatewayRuntime | null = null;
+    const readiness = () =>
+      checkReadiness(
+        {
+          database: () => readControlPlaneVersion(database),
+          snapshot: () => servingRuntime?.snapshots.current() ?? Promise.reject(new Error("The gateway is starting.")),
+          ...(servingRuntime?.redis ? { redis: () => servingRuntime!.redis!.ping() } : {}),
+        },
+        { timeoutMs: settings.readinessTimeoutMs, onFailure: (name, error) => logger.error(`Readiness check '${name}' failed.`, error) },
+      );
+    const operations = createOperationsHook({
+      metrics,
+      metricsToken: settings.metricsToken,
+      logger: requestLogger,
+      ...(annotations === null ? {} : { annotationOf: annotations.take }),
+      readiness,
+    });
+    const observer = combineCallObservers([metrics?.observer, annotations?.observer]);
     const runtime = await createGatewayRuntime({
+      hooks: [operations],
+      ...(observer === undefined ? {} : { observer }),
+      ...(metrics === null ? {} : { events: metrics.events }),
       source: {
         load: () => loadControlPlaneSnapshot(database, { secretBox }),
         readVersion: () => readControlPlaneVersion(database),
@@ -78,6 +122,12 @@ export async function serveGateway<D extends ServableDatabase>(
         storeRefreshed: (input) => storeRefreshedMcpServerTokens(database, input, { secretBox }),
         markFailed: (input) => markMcpServerAuthorizationFailed(database, input),
       },
+      // Stored Responses: one primary-key read per `previous_response_id`, one write before the answer's last byte.
+      responseStore: {
+        get: (key) => readStoredResponse(database, key),
+        put: (record) => writeStoredResponse(database, record),
+        delete: (key) => deleteStoredResponse(database, key),
+      },
       settings: {
         ...settings,
         // SQLite writes on the event loop: smaller batches keep each pause short.
@@ -85,6 +135,28 @@ export async function serveGateway<D extends ServableDatabase>(
       },
       logger,
     });
+    servingRuntime = runtime;
+    metrics?.watch({ usageQueueDepth: () => runtime.usageQueue.size });
+    let metricsUrl: string | null = null;
+    if (metrics !== null && settings.metricsPort !== null) {
+      try {
+        const served = await serveMetrics(metrics, { port: settings.metricsPort, host: settings.metricsHost ?? settings.host });
+        metricsServer = served.server;
+        metricsUrl = served.url;
+      } catch (error) {
+        // The data plane never fails to start for its metrics listener; a scrape of it will fail instead.
+        logger.error(`The metrics listener could not start on port ${settings.metricsPort}; serving without it (set GATEWAY_METRICS_PORT).`, error);
+      }
+    }
+    // Expired stored responses, and every stored response of a project that stopped capturing
+    // content, are deleted in the background (reads already skip expired ones).
+    const sweepStoredResponses = () => {
+      const projectIds = runtime.snapshots.current().snapshot.projects.filter((project) => !project.captureContent).map((project) => project.id);
+      deleteStoredResponsesSweep(database, { projectIds }).catch((error: unknown) => logger.error("Deleting expired stored responses failed.", error));
+    };
+    sweepStoredResponses();
+    const sweepTimer = setInterval(sweepStoredResponses, 10 * 60 * 1000);
+    sweepTimer.unref();
     const server = createServer(runtime.handler);
     server.listen(settings.port, settings.host);
     await new Promise<void>((resolve, reject) => {
@@ -93,7 +165,7 @@ export async function serveGateway<D extends ServableDatabase>(
     });
     const address = server.address() as AddressInfo;
     const url = `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
-    logger.info(`Gateway listening on ${url}`);
+    logger.info(`Gateway listening on ${url} (metrics: ${metricsUrl ?? (settings.metricsToken === undefined ? "off" : "/metrics with the token")})`, { url, metrics_url: metricsUrl });
 
     let closing: Promise<void> | undefined;
     return {
@@ -102,6 +174,8 @@ export async function serveGateway<D extends ServableDatabase>(
       database,
       secretBox,
       runtime,
+      metrics,
+      metricsUrl,
       close() {
         closing ??= (async () => {
           const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -109,6 +183,12 @@ export async function serveGateway<D extends ServableDatabase>(
           const forceAfter = setTimeout(() => server.closeAllConnections(), settings.shutdownTimeoutMs);
           await closed;
           clearTimeout(forceAfter);
+          if (metricsServer !== null) {
+            const stopped = new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
+            metricsServer.closeAllConnections();
+            await stopped;
+          }
+          clearInterval(sweepTimer);
           await runtime.close({ timeoutMs: settings.shutdownTimeoutMs });
           await database.close();
         })();
@@ -116,9 +196,14 @@ export async function serveGateway<D extends ServableDatabase>(
       },
     };
   } catch (error) {
+    metricsServer?.close();
     await database.close().catch(() => undefined);
     throw error;
   }
+}
+
+function isJsonLogger(logger: GatewayLogger): logger is GatewayJsonLogger {
+  return typeof (logger as Partial<GatewayJsonLogger>).request === "function";
 }
 
 /** Enabled telemetry destinations and notification channels of every organization (decrypted; never logged). */

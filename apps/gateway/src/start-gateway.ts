@@ -1,7 +1,7 @@
 import type { Database } from "@gateway/db";
 import type { GatewayLogger } from "./create-gateway-runtime.js";
 import { type GatewaySettings, readGatewaySettings } from "./gateway-settings.js";
-import { consoleLogger } from "./console-logger.js";
+import { createGatewayLogger } from "./logging/create-gateway-logger.js";
 import { type RunningGateway, serveGateway } from "./serve-gateway.js";
 import { runStartupTasks } from "./startup-tasks.js";
 
@@ -13,7 +13,7 @@ export interface StartGatewayOptions {
   env?: Record<string, string | undefined>;
   /** Overrides of settings read from `env`. */
   settings?: Partial<GatewaySettings>;
-  /** Where notices (first-start credentials, the listening address) and errors go. Default: console. */
+  /** Where notices (first-start credentials, the listening address), errors and request lines go. Default: JSON lines on stdout (pino; readable lines in a terminal). */
   logger?: GatewayLogger;
 }
 
@@ -29,8 +29,8 @@ export interface StartGatewayOptions {
  */
 export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway<Database>> {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? consoleLogger;
   const settings = { ...readGatewaySettings(env), ...options.settings };
+  const logger = options.logger ?? createGatewayLogger({ level: settings.logLevel, ...(settings.logFormat === undefined ? {} : { format: settings.logFormat }) });
   const { database, secretBox } = await runStartupTasks(settings, env, logger);
   return serveGateway(database, secretBox, settings, logger);
 }

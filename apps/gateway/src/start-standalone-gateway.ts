@@ -4,7 +4,7 @@ import { setFlagsFromString } from "node:v8";
 import type { DataPlaneDatabase } from "@gateway/db/data-plane";
 import { GatewayConfigError } from "./config-file/load-gateway-config.js";
 // Not from serve-gateway.js: that module loads Express, which must wait until the start-up process has ended.
-import { consoleLogger } from "./console-logger.js";
+import { createGatewayLogger } from "./logging/create-gateway-logger.js";
 import { type GatewaySettings, readGatewaySettings } from "./gateway-settings.js";
 import type { RunningGateway } from "./serve-gateway.js";
 import type { StartGatewayOptions } from "./start-gateway.js";
@@ -20,8 +20,8 @@ import type { StartupWorkerMessage, StartupWorkerRequest } from "./startup-worke
  */
 export async function startStandaloneGateway(options: StartGatewayOptions = {}): Promise<RunningGateway<DataPlaneDatabase>> {
   const env = options.env ?? process.env;
-  const logger = options.logger ?? consoleLogger;
   const settings = { ...readGatewaySettings(env), ...options.settings };
+  const logger = options.logger ?? createGatewayLogger({ level: settings.logLevel, ...(settings.logFormat === undefined ? {} : { format: settings.logFormat }) });
   limitHeapGrowth(settings.heapGrowingPercent);
   await runStartupWorker(settings, env, (message) => logger.info(message));
 

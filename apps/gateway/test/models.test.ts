@@ -59,7 +59,7 @@ describe("GET /v1/models", () => {
     expect(response.body.object).toBe("list");
     expect(response.body.data.map((model: { id: string }) => model.id).sort()).toEqual(["demo/demo/decider", "fast", "native/systemone/s1"]);
     for (const model of response.body.data) {
-      expect(model).toEqual({ id: model.id, object: "model", created: expect.any(Number), owned_by: expect.any(String) });
+      expect(model).toEqual({ id: model.id, object: "model", created: expect.any(Number), owned_by: expect.any(String), endpoints: expect.any(Array) });
     }
   });
 

@@ -1,4 +1,5 @@
 import type { ConnectionTimeouts } from "./connection-timeouts.js";
+import type { ModelEndpoint } from "./model-endpoint.js";
 import type { ModelPrice } from "./model-price.js";
 
 /**
@@ -84,6 +85,18 @@ export interface SnapshotConnection {
   defaultMaxTokens: number | null;
   /** Upstream timeouts of this connection; absent fields take the global settings. */
   timeouts: ConnectionTimeouts;
+  /**
+   * `openai` connections: whether the upstream serves the Responses API (`POST /responses`):
+   * true: `/v1/responses` calls of models that answer `responses` are sent natively; false: they
+   * are translated to chat completions; null: native when the base URL is OpenAI's own API
+   * (`https://api.openai.com/...`, also when unset), translated for any other server.
+   */
+  responsesApi: boolean | null;
+  /**
+   * What each served model answers, keyed by `<vendor>/<model>`. A model left out answers
+   * `embeddings` when its name contains `embed`, else `chat` and `responses`.
+   */
+  modelEndpoints: Record<string, ModelEndpoint[]>;
 }
 
 /** A routing alias with its ordered provider-qualified targets. */

@@ -16,6 +16,9 @@ export type {
 } from "./control-plane-snapshot.js";
 export type { ConnectionTimeouts } from "./connection-timeouts.js";
 export { connectionTimeoutNames } from "./connection-timeouts.js";
+export type { ModelEndpoint } from "./model-endpoint.js";
+export { modelEndpointNames } from "./model-endpoint.js";
 export type { ModelPrice } from "./model-price.js";
 export type { NormalizedUsage } from "./token-usage.js";
 export type { UsageEndpoint, UsageEventRecord } from "./usage-event.js";
+export type { StoredResponse } from "./stored-response.js";

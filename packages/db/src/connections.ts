@@ -1,8 +1,8 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { CONNECTION_KINDS } from "./enums.js";
-import type { ConnectionTimeouts, ModelPrice } from "@gateway/contracts";
-import { connectionTimeoutsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
+import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
+import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
 
@@ -27,6 +27,10 @@ export interface ConnectionRecord {
   defaultMaxTokens: number | null;
   /** Upstream timeouts; absent fields take the gateway's global settings. */
   timeouts: ConnectionTimeouts;
+  /** `openai`: whether the upstream serves the Responses API; null: only OpenAI's own API does. */
+  responsesApi: boolean | null;
+  /** What each model answers (`chat`, `responses`, `embeddings`); a model left out: by its name. */
+  modelEndpoints: Record<string, ModelEndpoint[]>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -47,6 +51,9 @@ export interface ConnectionInput {
   defaultMaxTokens?: number | null;
   /** Replaces the stored timeouts; `{}` clears them (global settings apply). */
   timeouts?: ConnectionTimeouts;
+  responsesApi?: boolean | null;
+  /** Replaces the stored model endpoints; `{}` clears them. */
+  modelEndpoints?: Record<string, ModelEndpoint[]>;
 }
 
 const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -70,6 +77,8 @@ function toRecord(row: ConnectionRow): ConnectionRecord {
     logprobs: row.logprobs,
     defaultMaxTokens: row.defaultMaxTokens,
     timeouts: row.timeouts === null ? {} : parseJsonColumn(connectionTimeoutsSchema, row.timeouts, `${where} timeouts`),
+    responsesApi: row.responsesApi,
+    modelEndpoints: row.modelEndpoints === null ? {} : (parseJsonColumn(modelEndpointsSchema, row.modelEndpoints, `${where} model_endpoints`) as Record<string, ModelEndpoint[]>),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -101,6 +110,8 @@ function toData(input: Partial<ConnectionInput>, secretBox: SecretBox): Record<s
   if (input.logprobs !== undefined) data.logprobs = input.logprobs;
   if (input.defaultMaxTokens !== undefined) data.defaultMaxTokens = input.defaultMaxTokens;
   if (input.timeouts !== undefined) data.timeouts = input.timeouts;
+  if (input.responsesApi !== undefined) data.responsesApi = input.responsesApi;
+  if (input.modelEndpoints !== undefined) data.modelEndpoints = modelEndpointsSchema.parse(input.modelEndpoints);
   return data;
 }
 

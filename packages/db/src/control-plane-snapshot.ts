@@ -2,6 +2,7 @@ import type { ControlPlaneSnapshot, ModelPrice } from "@gateway/contracts";
 import type { SecretBox } from "./secret-box.js";
 import {
   connectionTimeoutsSchema,
+  modelEndpointsSchema,
   modelPriceRecordSchema,
   numberArraySchema,
   parseJsonColumn,
@@ -39,7 +40,7 @@ const snapshotQueries = {
   apiKeys:
     'SELECT "id", "organization_id", "project_id", "team_id", "name", "secret_hash", "expires_at", "created_by_user_id" FROM "api_keys" WHERE "revoked_at" IS NULL ORDER BY "id"',
   connections:
-    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled", "logprobs", "default_max_tokens", "timeouts" FROM "connections" ORDER BY "organization_id", "name"',
+    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled", "logprobs", "default_max_tokens", "timeouts", "responses_api", "model_endpoints" FROM "connections" ORDER BY "organization_id", "name"',
   routes:
     'SELECT "id", "organization_id", "alias", "strategy", "targets", "affinity_enabled", "affinity_ttl_seconds", "retry_max_attempts" FROM "routes" ORDER BY "organization_id", "alias"',
   policies: 'SELECT "id", "organization_id", "scope", "scope_id", "allow", "deny", "guardrails" FROM "policies" ORDER BY "id"',
@@ -133,6 +134,11 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
           row.timeouts === null || row.timeouts === undefined
             ? {}
             : parseJsonColumn(connectionTimeoutsSchema, jsonColumn(row.timeouts, `${where} timeouts`), `${where} timeouts`),
+        responsesApi: row.responses_api === null || row.responses_api === undefined ? null : sqlBoolean(row.responses_api),
+        modelEndpoints:
+          row.model_endpoints === null || row.model_endpoints === undefined
+            ? {}
+            : parseJsonColumn(modelEndpointsSchema, jsonColumn(row.model_endpoints, `${where} model_endpoints`), `${where} model_endpoints`),
       };
     }),
     routes: routes.map((row) => {

@@ -14,7 +14,7 @@ export { loadSecretBoxFromEnvironment } from "./load-secret-box-from-environment
 export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
 export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
-export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs } from "./json-values.js";
+export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
 export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
@@ -28,3 +28,4 @@ export { timeOrderedId } from "./time-ordered-id.js";
 export { readMcpServerGrant, storeRefreshedMcpServerTokens, markMcpServerAuthorizationFailed } from "./mcp-server-grants.js";
 export type { McpServerGrant, McpServerTokens } from "./mcp-server-grants.js";
 export { isApiKeyFormat, hashApiKey } from "./api-key.js";
+export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteStoredResponsesSweep } from "./stored-responses.js";

@@ -44,10 +44,11 @@ export {
 } from "./enums.js";
 
 // Control plane
-export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs } from "./json-values.js";
+export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
 export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
+export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteStoredResponsesSweep } from "./stored-responses.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
 export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
 
@@ -56,6 +57,10 @@ export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRo
 export type { StoredUsageEvent, UsageBatchOptions } from "./usage-events.js";
 export { listUsageEvents, listDailyUsage } from "./usage-queries.js";
 export type { ListUsageEventsOptions, ListDailyUsageOptions, DailyUsageRow } from "./usage-queries.js";
+export { listUsageSeries, usageLatencyBucketBoundsMs } from "./usage-series.js";
+export type { ListUsageSeriesOptions, UsageSeriesRow, UsageSeriesInterval, UsageSeriesGroupBy } from "./usage-series.js";
+export { sumUsageEvents } from "./sum-usage-events.js";
+export type { SumUsageEventsOptions, UsageEventTotals } from "./sum-usage-events.js";
 
 // Repository support
 export { isUniqueViolation, isRecordNotFound, normalizeEmail, encodeTimeCursor, decodeTimeCursor } from "./repository-support.js";

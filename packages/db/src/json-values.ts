@@ -1,3 +1,4 @@
+import { modelEndpointNames } from "@gateway/contracts";
 import { z } from "zod";
 
 /**
@@ -35,6 +36,19 @@ export const connectionTimeoutsSchema = z.strictObject({
 });
 /** `default_max_tokens` of a connection: 1 to 1,000,000. */
 export const connectionDefaultMaxTokensSchema = z.number().int().min(1).max(1_000_000);
+
+/**
+ * A connection's `modelEndpoints` (`Record<"<vendor>/<model>", ModelEndpoint[]>` of
+ * `@gateway/contracts`): each model lists 1 to 3 distinct endpoints of `chat`, `responses`,
+ * `embeddings`. Shared by the stored column, the dashboard and the configuration file.
+ */
+export const modelEndpointsSchema = z.record(
+  z.string().min(1),
+  z
+    .array(z.enum(modelEndpointNames))
+    .min(1)
+    .refine((endpoints) => new Set(endpoints).size === endpoints.length, "endpoints must not repeat"),
+);
 
 /** Parses a Json column value, throwing an Error that names where the bad value is. */
 export function parseJsonColumn<T>(schema: z.ZodType<T>, value: unknown, where: string): T {

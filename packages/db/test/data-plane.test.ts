@@ -115,7 +115,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     );
     await upsertConnectionByName(
       db,
-      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"], logprobs: false, timeouts: { idleMs: 30_000, maxDurationMs: 0 } },
+      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"], logprobs: false, timeouts: { idleMs: 30_000, maxDurationMs: 0 }, responsesApi: true, modelEndpoints: { gpt: ["chat", "responses"] } },
       { secretBox },
     );
     await upsertRouteByAlias(db, { organizationId: org.id, alias: "fast", strategy: "priority", targets: [{ model: "a-on/gpt", weight: 1 }], affinity: { enabled: false, ttlSeconds: 90 }, retry: { maxAttempts: 3 } });
@@ -159,6 +159,8 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         logprobs: false,
         defaultMaxTokens: null,
         timeouts: { idleMs: 30_000, maxDurationMs: 0 },
+        responsesApi: true,
+        modelEndpoints: { gpt: ["chat", "responses"] },
       },
       {
         organizationId: org.id,
@@ -174,6 +176,8 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         logprobs: null,
         defaultMaxTokens: 2048,
         timeouts: {},
+        responsesApi: null,
+        modelEndpoints: {},
       },
     ]);
     expect(snapshot.routes.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([

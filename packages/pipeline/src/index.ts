@@ -3,12 +3,29 @@ export { runInferenceCall } from "./call/run-inference-call.js";
 export type { InferenceCallInput } from "./call/run-inference-call.js";
 export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, EndpointRouteInput, InferenceEndpoint } from "./call/inference-endpoint.js";
 export type { PipelineDependencies } from "./call/pipeline-dependencies.js";
+export { combineCallObservers } from "./call/inference-call-observer.js";
+export type {
+  InferenceCallObservation,
+  InferenceCallObserver,
+  ObservedAttempt,
+  ObservedAttemptEnd,
+  ObservedAttemptKind,
+  ObservedCallEnd,
+  ObservedCallStart,
+} from "./call/inference-call-observer.js";
 export type { PipelineCallResponse, PipelineJsonResponse, PipelineStreamResponse } from "./call/pipeline-response.js";
 export { renderErrorResponse } from "./call/render-error-response.js";
 export type { ErrorFormat } from "./call/render-error-response.js";
 export { chatCompletionsEndpoint, messagesEndpoint } from "./endpoints/chat-endpoints.js";
 export { countTokensEndpoint, tokenCountSourceHeader, tokenCountAccuracyHeader } from "./endpoints/count-tokens-endpoint.js";
 export { decisionEndpoint } from "./endpoints/decision-endpoint.js";
+export { createResponsesEndpoint, defaultResponseRetentionMs } from "./endpoints/responses-endpoint.js";
+export type { ResponsesEndpointOptions } from "./endpoints/responses-endpoint.js";
+export type { ResponsesBody } from "./endpoints/parse-responses-body.js";
+export { embeddingsEndpoint } from "./endpoints/embeddings-endpoint.js";
+export type { EmbeddingsBody } from "./endpoints/embeddings-endpoint.js";
+export { runStoredResponseRequest } from "./endpoints/run-stored-response-request.js";
+export type { StoredResponseRequestInput } from "./endpoints/run-stored-response-request.js";
 export { runListModels } from "./endpoints/run-list-models.js";
 export type { ListModelsInput } from "./endpoints/run-list-models.js";
 export { createPlaygroundRunner } from "./endpoints/create-playground-runner.js";
@@ -43,6 +60,10 @@ export type { CompiledSnapshot } from "./runtime/compile-snapshot.js";
 export { createSnapshotHolder } from "./runtime/snapshot-holder.js";
 export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadReason } from "./runtime/snapshot-holder.js";
 export type { ControlPlaneSource } from "./runtime/control-plane-source.js";
+export { checkReadiness } from "./runtime/check-readiness.js";
+export type { ReadinessCheck, ReadinessReport } from "./runtime/check-readiness.js";
+export { createMemoryResponseStore } from "./runtime/response-store.js";
+export type { ResponseStore, StoredResponse } from "./runtime/response-store.js";
 export { createUsageQueue } from "./runtime/usage-queue.js";
 export type { UsageQueue, UsageQueueSettings } from "./runtime/usage-queue.js";
 export type { UsageSink } from "./runtime/usage-sink.js";
@@ -66,5 +87,7 @@ export { createBudgetThresholdEvent } from "./delivery/limit-notification-events
 export { createMcpAuthorizationFailedEvent } from "./delivery/mcp-notification-events.js";
 export { buildOtlpTraceRequest, createTraceId } from "./delivery/build-otlp-trace-request.js";
 export { postJson } from "./delivery/post-json.js";
+export { usageEventAttributes } from "./delivery/usage-event-span.js";
+export type { DeliveryTelemetryDestination } from "./delivery/create-delivery-dispatcher.js";
 export type { DeliveryOutcome, PostJsonOptions } from "./delivery/post-json.js";
 export { signWebhookPayload, verifyWebhookSignature, webhookSignatureHeader } from "./delivery/sign-webhook-payload.js";

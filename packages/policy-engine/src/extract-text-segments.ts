@@ -5,7 +5,7 @@ export interface TextSegment {
 }
 
 /** The request formats the extractors understand. */
-export type RequestFormat = "openai_chat" | "anthropic_messages" | "decision" | "mcp_call";
+export type RequestFormat = "openai_chat" | "anthropic_messages" | "openai_responses" | "openai_embeddings" | "decision" | "mcp_call";
 
 const maxDepth = 64;
 
@@ -16,6 +16,10 @@ const maxDepth = 64;
  *   `function.arguments`, and legacy `function_call.arguments`;
  * - `anthropic_messages`: `system` (string or text blocks), `messages[i].content` (string,
  *   `text` blocks, `tool_result` content, every string inside `tool_use.input`);
+ * - `openai_responses`: `instructions`, `input` (a string, or items: message `content` as a
+ *   string or the `text` of its parts, `function_call.arguments`, `function_call_output.output`
+ *   as a string or the `text` of its parts);
+ * - `openai_embeddings`: `input` (a string or an array of strings; token arrays are not text);
  * - `decision`: every string value of the body except the top-level `model` (the `state` and
  *   the `questions`);
  * - `mcp_call`: every string value inside `arguments` (an MCP tool call's or prompt's arguments).
@@ -32,6 +36,33 @@ export function extractTextSegments(body: unknown, format: RequestFormat): TextS
   if (format === "decision") {
     for (const [key, value] of Object.entries(body)) {
       if (key !== "model") collectStrings(value, [key], segments, 0);
+    }
+    return segments;
+  }
+  if (format === "openai_embeddings") {
+    if (typeof body.input === "string") segments.push({ path: ["input"], text: body.input });
+    else if (Array.isArray(body.input)) {
+      body.input.forEach((entry, index) => {
+        if (typeof entry === "string") segments.push({ path: ["input", index], text: entry });
+      });
+    }
+    return segments;
+  }
+  if (format === "openai_responses") {
+    if (typeof body.instructions === "string") segments.push({ path: ["instructions"], text: body.instructions });
+    if (typeof body.input === "string") segments.push({ path: ["input"], text: body.input });
+    else if (Array.isArray(body.input)) {
+      body.input.forEach((item, index) => {
+        if (!isRecord(item)) return;
+        const base = ["input", index];
+        if (item.type === "function_call") {
+          if (typeof item.arguments === "string") segments.push({ path: [...base, "arguments"], text: item.arguments });
+        } else if (item.type === "function_call_output") {
+          collectResponsesContent(item.output, [...base, "output"], segments);
+        } else if (item.type === "message" || (item.type === undefined && item.role !== undefined)) {
+          collectResponsesContent(item.content, [...base, "content"], segments);
+        }
+      });
     }
     return segments;
   }
@@ -76,6 +107,20 @@ function collectContent(content: unknown, path: (string | number)[], segments: T
       collectContent(block.content, [...blockPath, "content"], segments);
     } else if (block.type === "tool_use") {
       collectStrings(block.input, [...blockPath, "input"], segments, 0);
+    }
+  });
+}
+
+/** A Responses content value: a string, or parts whose `text` is read (`input_text`, `output_text`). */
+function collectResponsesContent(content: unknown, path: (string | number)[], segments: TextSegment[]): void {
+  if (typeof content === "string") {
+    segments.push({ path, text: content });
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  content.forEach((part, partIndex) => {
+    if (isRecord(part) && typeof part.text === "string" && (part.type === "input_text" || part.type === "output_text")) {
+      segments.push({ path: [...path, partIndex, "text"], text: part.text });
     }
   });
 }

@@ -5,7 +5,14 @@ import type { AdapterConnection, ForwardableHeaders, ProviderAdapter, ProviderCa
 import { type MessagesStreamDecoderOptions, createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
 import { decodeSseStream } from "./stream/decode-sse-stream.js";
 import { parseSseStream } from "./stream/parse-sse-stream.js";
-import { convertAnthropicResponseToChat, convertChatRequestToAnthropic, getJsonResponseToolName } from "./translation/index.js";
+import { GatewayError } from "@gateway/errors";
+import {
+  convertAnthropicResponseToChat,
+  convertChatRequestToAnthropic,
+  convertChatResponseToResponses,
+  convertResponsesRequestToChat,
+  getJsonResponseToolName,
+} from "./translation/index.js";
 import { baseUrlOf, joinUrl, lowerCaseKeys, malformedAnswer, postJson, postStream, translateOrThrow } from "./upstream-call.js";
 import { normalizeMessagesUsage } from "./usage/messages-usage.js";
 
@@ -38,6 +45,11 @@ export const anthropicDefaultMaxTokens = 4096;
  *   `convertAnthropicResponseToChat`; a stream is returned as `anthropic-messages` frames (a
  *   translated `response_format` tool decoded as text) for the caller's renderer to translate.
  *   `model` in the answer is `target.qualifiedModel`.
+ * - `responses` (OpenAI Responses format) is translated through chat completions:
+ *   `convertResponsesRequestToChat` (target `anthropic`), then as `chatCompletions`; the answer
+ *   with `convertAnthropicResponseToChat` then `convertChatResponseToResponses`; a stream as
+ *   `anthropic-messages` frames for the caller's renderer.
+ * - `embeddings`: Anthropic has no embeddings API (`unsupported_feature`).
  */
 export function createAnthropicAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -100,6 +112,8 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
       countTokens: "native",
       chatCompletions: "translated",
       messages: "native",
+      responses: "translated",
+      embeddings: "unsupported",
     },
 
     async decide(request, target, context) {
@@ -143,6 +157,33 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
         throw malformedAnswer(connection.name, "has no valid input_tokens");
       }
       return { inputTokens, local: false };
+    },
+
+    async responses(body, target, context) {
+      const chatBody = translateOrThrow(connection.name, () => convertResponsesRequestToChat(body, { model: target.upstreamModel, target: "anthropic" }));
+      const anthropicBody = translateOrThrow(connection.name, () =>
+        convertChatRequestToAnthropic(chatBody, { defaultMaxTokens: maxTokensDefault, model: target.upstreamModel }),
+      );
+      const jsonResponseTool = getJsonResponseToolName(chatBody);
+      const url = joinUrl(base(), "/v1/messages");
+      if (anthropicBody.stream !== true) {
+        const response = await postJson({ transport, connection, url, headers: headers(), body: anthropicBody, context });
+        const converted = translateOrThrow(connection.name, () => {
+          const completion = convertAnthropicResponseToChat(response.body, { model: target.qualifiedModel, jsonResponseTool });
+          return convertChatResponseToResponses(completion, { model: target.qualifiedModel, requestId: context.requestId, request: body });
+        });
+        return { kind: "json", status: response.status, body: converted, usage: normalizeMessagesUsage(response.body.usage) };
+      }
+      return streamMessages({ url, headers: headers(), body: anthropicBody, context, decoder: { jsonResponseTool } });
+    },
+
+    async embeddings() {
+      throw new GatewayError("unsupported_feature", {
+        message: `The connection '${connection.name}' (Anthropic) has no embeddings API.`,
+        param: "model",
+        retryable: true,
+        details: { provider: connection.name },
+      });
     },
 
     async chatCompletions(body, target, context) {

@@ -11,6 +11,9 @@ import type { NormalizedUsage } from "@gateway/contracts";
 import type { ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget } from "./provider-adapter.js";
 import { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
 import { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
+import { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
+import { createResponsesStreamEncoder } from "./stream/create-responses-stream-encoder.js";
+import { buildResponseObject } from "./responses/build-response-object.js";
 import { decodeSseStream } from "./stream/decode-sse-stream.js";
 import type { SseEvent } from "./stream/sse-event.js";
 import type { StreamDecoder } from "./stream/stream-part.js";
@@ -38,6 +41,8 @@ export function createDemoAdapter(): ProviderAdapter {
       countTokens: "local",
       chatCompletions: "native",
       messages: "native",
+      responses: "native",
+      embeddings: "native",
     },
 
     async decide(request, target, context) {
@@ -190,6 +195,79 @@ export function createDemoAdapter(): ProviderAdapter {
       return streamResult(events, createMessagesStreamDecoder(), context);
     },
 
+    async responses(body, target, context) {
+      ensureActive(context);
+      const fingerprint = fingerprintOf({ instructions: body.instructions, input: body.input });
+      const pieces = replyPieces(fingerprint);
+      const usage: NormalizedUsage = {
+        ...emptyUsage(),
+        inputTokens: estimateTokens({ instructions: body.instructions, input: body.input }),
+        outputTokens: pieces.length * 8,
+      };
+      const requestId = `req_demo_${fingerprint}`;
+      const createdAt = 1_700_000_000;
+      if (body.stream !== true) {
+        const suffix = requestId.replace(/^req_/, "");
+        const response = buildResponseObject({
+          id: `resp_${suffix}`,
+          createdAt,
+          model: target.qualifiedModel,
+          status: "completed",
+          request: body,
+          usage,
+          output: [
+            {
+              id: `msg_${suffix}_0`,
+              type: "message",
+              status: "completed",
+              content: [{ type: "output_text", annotations: [], logprobs: [], text: pieces.join("") }],
+              role: "assistant",
+            },
+          ],
+        });
+        return { kind: "json", status: 200, headers: demoHeaders(), usage, body: { ...response, demo: true } };
+      }
+      // The demo's Responses events are written by the gateway's own encoder, then decoded by the
+      // decoder a real upstream's events go through.
+      const encoder = createResponsesStreamEncoder({ model: target.qualifiedModel, requestId, request: body, createdAt });
+      const events = encoder.render({
+        source: null,
+        payload: null,
+        parts: [
+          { type: "start", id: null, model: target.qualifiedModel },
+          ...pieces.map((text) => ({ type: "text-delta" as const, choice: 0, text })),
+          { type: "text-end", choice: 0 },
+          { type: "finish", choice: 0, reason: "stop", raw: "completed" },
+          { type: "usage", usage },
+          { type: "end" },
+        ],
+      });
+      return streamResult(events, createResponsesStreamDecoder(), context);
+    },
+
+    async embeddings(body, target, context) {
+      ensureActive(context);
+      const inputs = embeddingInputs(body.input);
+      const dimensions = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? Math.min(body.dimensions, 3072) : 16;
+      const base64 = body.encoding_format === "base64";
+      const usage: NormalizedUsage = { ...emptyUsage(), inputTokens: inputs.reduce<number>((sum, input) => sum + estimateTokens(input), 0) };
+      const data = inputs.map((input, index) => {
+        const vector = demoVector(input, dimensions);
+        return {
+          object: "embedding",
+          index,
+          embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector,
+        };
+      });
+      return {
+        kind: "json",
+        status: 200,
+        headers: demoHeaders(),
+        usage,
+        body: { object: "list", data, model: target.qualifiedModel, usage: { prompt_tokens: usage.inputTokens, total_tokens: usage.inputTokens }, demo: true },
+      };
+    },
+
     async countTokens(body, _target, context) {
       ensureActive(context);
       return { inputTokens: estimateTokens({ system: body.system, messages: body.messages }), local: true };
@@ -210,6 +288,26 @@ function streamResult(events: SseEvent[], decoder: StreamDecoder, context: Provi
     }
   }
   return { kind: "stream", status: 200, headers: demoHeaders(), format: decoder.format, frames: decodeSseStream(generate(), decoder) };
+}
+
+/** The inputs of an embeddings request: a string, an array of strings, or token arrays. */
+function embeddingInputs(input: unknown): unknown[] {
+  if (typeof input === "string") return [input];
+  if (Array.isArray(input) && input.length > 0 && input.every((entry) => typeof entry === "number")) return [input];
+  return Array.isArray(input) ? input : [input];
+}
+
+/** A deterministic unit vector derived from the input's hash. */
+function demoVector(input: unknown, dimensions: number): number[] {
+  const values: number[] = [];
+  let block = 0;
+  while (values.length < dimensions) {
+    const digest = hashOf({ input, block });
+    for (let offset = 0; offset + 1 < digest.length && values.length < dimensions; offset += 2) values.push(digest.readUInt16BE(offset) / 32768 - 1);
+    block += 1;
+  }
+  const length = Math.hypot(...values) || 1;
+  return values.map((value) => Math.fround(value / length));
 }
 
 function replyPieces(fingerprint: string): string[] {

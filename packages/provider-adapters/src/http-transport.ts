@@ -153,7 +153,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     const remaining = context.deadline - Date.now();
     if (remaining <= 0) throw timeoutError("deadline", provider, 0);
     const target = targetOf(request.url, provider);
-    const headers: Record<string, string> = { ...request.headers };
+    const headers: Record<string, string> = context.extraHeaders === undefined ? { ...request.headers } : { ...request.headers, ...context.extraHeaders };
     let body: string | undefined;
     if (request.body !== undefined) {
       body = JSON.stringify(request.body);

@@ -18,6 +18,10 @@ export type { ProviderAdapterDependencies } from "./openai-adapter.js";
 export { createAnthropicAdapter, anthropicDefaultBaseUrl, anthropicDefaultVersion, anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
 export { createSystemOneAdapter } from "./systemone-adapter.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
+export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
+export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
+export { buildResponseObject, outputTextOf } from "./responses/build-response-object.js";
+export type { BuildResponseObjectOptions } from "./responses/build-response-object.js";
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
@@ -34,6 +38,7 @@ export { formatSseEvent } from "./stream/format-sse-event.js";
 export { decodeSseStream } from "./stream/decode-sse-stream.js";
 export { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
 export { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
+export { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
 export type { MessagesStreamDecoderOptions } from "./stream/create-messages-stream-decoder.js";
 export { createStreamRenderer } from "./stream/create-stream-renderer.js";
 export type { StreamRendererOptions } from "./stream/create-stream-renderer.js";
@@ -45,6 +50,8 @@ export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from 
 export type { MessagesUsage } from "./usage/messages-usage.js";
 export { normalizeDecisionUsage, renderDecisionUsage } from "./usage/decision-usage.js";
 export type { DecisionUsage } from "./usage/decision-usage.js";
+export { normalizeResponsesUsage, renderResponsesUsage } from "./usage/responses-usage.js";
+export type { ResponsesUsage } from "./usage/responses-usage.js";
 
 // Translation of requests and JSON answers between the OpenAI and Anthropic formats
 export * from "./translation/index.js";

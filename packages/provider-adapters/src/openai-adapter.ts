@@ -3,12 +3,21 @@ import { createOpenAiLabelAsker, createOpenAiStatedAsker } from "./decision/open
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { HttpTransport } from "./http-transport.js";
 import type { AdapterConnection, ProviderAdapter, ProviderCallContext, ProviderResult } from "./provider-adapter.js";
+import { connectionServesResponses, servesResponsesNatively } from "./model-endpoints.js";
 import { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
+import { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
 import { decodeSseStream } from "./stream/decode-sse-stream.js";
 import { parseSseStream } from "./stream/parse-sse-stream.js";
-import { convertChatResponseToAnthropic, convertMessagesRequestToChat, countTokensLocally } from "./translation/index.js";
-import { baseUrlOf, joinUrl, lowerCaseKeys, postJson, postStream, translateOrThrow, translateOrThrowAsync } from "./upstream-call.js";
+import {
+  convertChatResponseToAnthropic,
+  convertChatResponseToResponses,
+  convertMessagesRequestToChat,
+  convertResponsesRequestToChat,
+  countTokensLocally,
+} from "./translation/index.js";
+import { baseUrlOf, joinUrl, lowerCaseKeys, postJson, postStream, servedModelOf, translateOrThrow, translateOrThrowAsync } from "./upstream-call.js";
 import { normalizeChatUsage } from "./usage/chat-usage.js";
+import { normalizeResponsesUsage } from "./usage/responses-usage.js";
 
 /** Default base URL of `openai` connections without one. */
 export const openAiDefaultBaseUrl = "https://api.openai.com/v1";
@@ -37,6 +46,12 @@ export interface ProviderAdapterDependencies {
  *   `convertMessagesRequestToChat` (streams always ask for `stream_options.include_usage`), the
  *   answer with `convertChatResponseToAnthropic`; a stream is returned as `openai-chat` frames
  *   for the caller's renderer to translate. `model` in the answer is `target.qualifiedModel`.
+ * - `responses` is native (`POST {baseUrl}/responses`, the body passed through with the upstream
+ *   model and `store: false`; streams decoded as `openai-responses` frames) for models that answer
+ *   the Responses API on a connection that serves it (`servesResponsesNatively`), and translated
+ *   otherwise: `convertResponsesRequestToChat`, the answer with `convertChatResponseToResponses`,
+ *   a stream as `openai-chat` frames (usage always asked for).
+ * - `embeddings` is native (`POST {baseUrl}/embeddings`, the body passed through).
  */
 export function createOpenAiAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -51,6 +66,7 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
   }
 
   const url = () => joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/chat/completions");
+  const responsesUrl = () => joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/responses");
 
   /** POSTs a chat completions request with `stream: true` and decodes its chunks into typed parts. */
   async function streamChat(upstreamBody: Record<string, unknown>, context: ProviderCallContext): Promise<ProviderResult> {
@@ -79,6 +95,8 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
       countTokens: "local",
       chatCompletions: "native",
       messages: "translated",
+      responses: connectionServesResponses(connection) ? "native" : "translated",
+      embeddings: "native",
     },
 
     async decide(request, target, context) {
@@ -130,6 +148,40 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
       }
       chatBody.stream_options = { include_usage: true };
       return streamChat(chatBody, context);
+    },
+
+    async responses(body, target, context) {
+      if (servesResponsesNatively(connection, servedModelOf(target))) {
+        const upstreamBody: Record<string, unknown> = { ...body, model: target.upstreamModel, store: false };
+        if (body.stream !== true) {
+          const response = await postJson({ transport, connection, url: responsesUrl(), headers: headers(), body: upstreamBody, context });
+          return { kind: "json", status: response.status, body: response.body, bodyText: response.text, usage: normalizeResponsesUsage(response.body.usage) };
+        }
+        const response = await postStream({ transport, connection, url: responsesUrl(), headers: { ...headers(), accept: "text/event-stream" }, body: upstreamBody, context });
+        return { kind: "stream", status: response.status, format: "openai-responses", frames: decodeSseStream(parseSseStream(response.body), createResponsesStreamDecoder()) };
+      }
+      const chatBody = translateOrThrow(connection.name, () => convertResponsesRequestToChat(body, { model: target.upstreamModel, target: "openai" }));
+      if (chatBody.stream !== true) {
+        const response = await postJson({ transport, connection, url: url(), headers: headers(), body: chatBody, context });
+        const converted = translateOrThrow(connection.name, () =>
+          convertChatResponseToResponses(response.body, { model: target.qualifiedModel, requestId: context.requestId, request: body }),
+        );
+        return { kind: "json", status: response.status, body: converted, usage: normalizeChatUsage(response.body.usage) };
+      }
+      chatBody.stream_options = { include_usage: true };
+      return streamChat(chatBody, context);
+    },
+
+    async embeddings(body, target, context) {
+      const response = await postJson({
+        transport,
+        connection,
+        url: joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/embeddings"),
+        headers: headers(),
+        body: { ...body, model: target.upstreamModel },
+        context,
+      });
+      return { kind: "json", status: response.status, body: response.body, bodyText: response.text, usage: normalizeChatUsage(response.body.usage) };
     },
 
     async countTokens(body, target) {

@@ -11,7 +11,7 @@ export type ProviderKind = ConnectionKind;
  * optional settings out).
  */
 export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" | "baseUrl" | "credential" | "headers"> &
-  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts">>;
+  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints">>;
 
 /** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
 export interface ProviderCallContext {
@@ -20,6 +20,8 @@ export interface ProviderCallContext {
   signal: AbortSignal;
   /** Epoch milliseconds after which the upstream call is abandoned with 504 `upstream_timeout`. */
   deadline: number;
+  /** Headers the gateway adds to the upstream request (a W3C `traceparent` when trace propagation is on). */
+  extraHeaders?: Record<string, string>;
 }
 
 /** Which connection to call and which model name to ask it for. */
@@ -72,6 +74,14 @@ export interface ProviderCapabilities {
   chatCompletions: "native" | "translated" | "unsupported";
   /** How `messages` is served (`unsupported`: it throws `unsupported_feature`). */
   messages: "native" | "translated" | "unsupported";
+  /**
+   * How `responses` is served: `native` (the upstream's Responses API, for models that answer
+   * it; others are translated), `translated` (to chat completions or Anthropic messages), or
+   * `unsupported` (it throws `unsupported_feature`).
+   */
+  responses: "native" | "translated" | "unsupported";
+  /** How `embeddings` is served (`unsupported`: it throws `unsupported_feature`). */
+  embeddings: "native" | "unsupported";
 }
 
 /** Caller request headers an adapter may forward (lower-case names). */
@@ -85,7 +95,7 @@ export interface DecisionResult {
   headers?: Record<string, string>;
 }
 
-/** One provider connection, able to answer decisions, chat completions, messages and token counts. */
+/** One provider connection, able to answer decisions, chat completions, messages, responses, embeddings and token counts. */
 export interface ProviderAdapter {
   readonly kind: ProviderKind;
   readonly capabilities: ProviderCapabilities;
@@ -100,6 +110,15 @@ export interface ProviderAdapter {
     context: ProviderCallContext,
     headers?: ForwardableHeaders,
   ): Promise<ProviderResult>;
+  /**
+   * OpenAI Responses format in and out. The body is what goes upstream: the gateway's
+   * conversation state is already applied (no `previous_response_id`, no `store`: the input holds
+   * the earlier turns). Native calls are sent with `store: false`; translated answers and streams
+   * report `store: false` and `previous_response_id: null`, which the endpoint then sets.
+   */
+  responses(body: Record<string, unknown>, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
+  /** OpenAI embeddings format in and out (never streamed). */
+  embeddings(body: Record<string, unknown>, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
   /** Anthropic `count_tokens` format in; `local` says whether the count was computed by the gateway. */
   countTokens(
     body: Record<string, unknown>,

@@ -13,7 +13,7 @@ import { baseUrlOf, joinUrl, lowerCaseKeys } from "./upstream-call.js";
  * Its non-2xx JSON answers pass through unchanged as `ProviderPassthroughError` (status,
  * payload, `Retry-After`); a non-JSON error answer is mapped like any upstream error. 200
  * answers are checked with `checkDecisionResponse` (malformed: 502 `upstream_error`).
- * Chat, messages and token counting are not offered (`unsupported_feature`).
+ * Chat, messages, responses, embeddings and token counting are not offered (`unsupported_feature`).
  */
 export function createSystemOneAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
   const { transport } = dependencies;
@@ -33,6 +33,8 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
       countTokens: "local",
       chatCompletions: "unsupported",
       messages: "unsupported",
+      responses: "unsupported",
+      embeddings: "unsupported",
     },
 
     async decide(request, target, context) {
@@ -79,6 +81,8 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
 
     chatCompletions: unsupported,
     messages: unsupported,
+    responses: unsupported,
+    embeddings: unsupported,
     countTokens: unsupported,
   };
 }

@@ -142,3 +142,9 @@ function withRoutingDetails(error: unknown, provider: string): unknown {
     details: { ...details, provider },
   });
 }
+
+/** The `<vendor>/<model>` part of a target's qualified model (what the connection serves). */
+export function servedModelOf(target: { connection: { name: string }; qualifiedModel: string }): string {
+  const prefix = `${target.connection.name}/`;
+  return target.qualifiedModel.startsWith(prefix) ? target.qualifiedModel.slice(prefix.length) : target.qualifiedModel;
+}

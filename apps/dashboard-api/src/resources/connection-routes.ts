@@ -3,6 +3,7 @@ import type { ConnectionTimeouts } from "@gateway/contracts";
 import {
   type ConnectionRecord,
   connectionDefaultMaxTokensSchema,
+  modelEndpointsSchema,
   connectionTimeoutsSchema,
   createConnection,
   deleteConnection,
@@ -72,6 +73,11 @@ const connectionName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1-64 letters, digits, '.', '_' or '-' (the <provider> segment of model ids)");
 
+/** What each model answers, keyed by `<vendor>/<model>` (the bounds the stored column and the configuration file share). */
+const modelEndpointsBodySchema = modelEndpointsSchema.describe(
+  "What each model answers (chat, responses, embeddings), keyed by <vendor>/<model>; a model left out: embeddings when its name contains 'embed', else chat and responses",
+);
+
 /** A provider connection as the API shows it (never the credential). */
 export const connectionSchema = z.object({
   id: z.string(),
@@ -87,6 +93,8 @@ export const connectionSchema = z.object({
   logprobs: z.boolean().nullable().describe("openai: false when the upstream rejects logprobs (decisions use stated probabilities); null: measured"),
   default_max_tokens: z.number().int().nullable().describe("anthropic: max_tokens for translated requests without an output cap; null: 4096"),
   timeouts: timeoutsSchema,
+  responses_api: z.boolean().nullable().describe("openai: whether the upstream serves the Responses API (POST /responses); null: only OpenAI's own API does"),
+  model_endpoints: modelEndpointsBodySchema,
   created_at: timestamp,
   updated_at: timestamp,
   object: z.literal("connection"),
@@ -148,6 +156,8 @@ export function presentConnection(row: ConnectionRecord): z.infer<typeof connect
     logprobs: row.logprobs,
     default_max_tokens: row.defaultMaxTokens,
     timeouts: presentTimeouts(row.timeouts),
+    responses_api: row.responsesApi,
+    model_endpoints: row.modelEndpoints,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "connection",
@@ -168,6 +178,8 @@ const createBody = z.object({
   logprobs: z.boolean().nullable().default(null),
   default_max_tokens: connectionDefaultMaxTokensSchema.nullable().default(null),
   timeouts: timeoutsSchema.default({}),
+  responses_api: z.boolean().nullable().default(null),
+  model_endpoints: modelEndpointsBodySchema.default({}),
 });
 const updateBody = z
   .object({
@@ -182,6 +194,8 @@ const updateBody = z
     logprobs: z.boolean().nullable(),
     default_max_tokens: connectionDefaultMaxTokensSchema.nullable(),
     timeouts: timeoutsSchema.describe("Replaces the stored timeouts; {} returns every one to the global setting"),
+    responses_api: z.boolean().nullable(),
+    model_endpoints: modelEndpointsBodySchema.describe("Replaces the stored model endpoints; {} returns every model to the default by its name"),
   })
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
@@ -225,6 +239,8 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
                 logprobs: body.logprobs,
                 defaultMaxTokens: body.default_max_tokens,
                 timeouts: storeTimeouts(body.timeouts),
+                responsesApi: body.responses_api,
+                modelEndpoints: body.model_endpoints,
               },
               secretBox,
             ),
@@ -294,6 +310,8 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
                 ...(body.logprobs !== undefined ? { logprobs: body.logprobs } : {}),
                 ...(body.default_max_tokens !== undefined ? { defaultMaxTokens: body.default_max_tokens } : {}),
                 ...(body.timeouts !== undefined ? { timeouts: storeTimeouts(body.timeouts) } : {}),
+                ...(body.responses_api !== undefined ? { responsesApi: body.responses_api } : {}),
+                ...(body.model_endpoints !== undefined ? { modelEndpoints: body.model_endpoints } : {}),
               },
               secretBox,
             ),

@@ -24,6 +24,7 @@ import { GatewayError } from "@gateway/errors";
 import { mcpTokenPrefix } from "@gateway/pipeline";
 import { z } from "zod";
 import { deliveryUrl } from "../delivery/destination-url.js";
+import { redirectBrowserToWebApp } from "../http/redirect-browser-to-web-app.js";
 import {
   buildAuthorizationUrl,
   createPkcePair,
@@ -474,12 +475,17 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       description:
         "Public: the authorization server sends the browser here with `code` and `state`. The single-use `state` (valid 10 " +
         "minutes) identifies the pending authorization. Exchanges the code with the PKCE verifier, stores the tokens " +
-        "encrypted, records an MCP token and answers the result. Unknown or expired state answers 404.",
+        "encrypted, records an MCP token and answers the result. Unknown or expired state answers 404. A browser " +
+        "navigation (Accept: text/html, web app served) is redirected (303) to `/mcp?outcome=ok&server_id=...` or " +
+        "`/mcp?outcome=failed&code=...&message=...&request_id=...` instead.",
       tag: "MCP",
       access: "public",
       query: callbackQuery,
-      responses: [{ status: 200, description: "Connected", schema: oauthResultSchema }],
-      async handler({ request, requestId, query }) {
+      responses: [
+        { status: 200, description: "Connected", schema: oauthResultSchema },
+        { status: 303, description: "A browser (Accept: text/html) is sent on to the web app's `/mcp` page with the outcome" },
+      ],
+      handler: redirectBrowserToWebApp(services, { page: "/mcp", success: (body) => ({ server_id: String((body as { server_id: string }).server_id) }) }, async ({ request, requestId, query }) => {
         // Single use: claiming forgets the pending state before anything else.
         const pending = await claimMcpServerOAuthState(services.database, hashToken(query.state), { ...secretBox, now: services.now() });
         if (pending === null) throw new GatewayError("not_found", { message: "Unknown or expired OAuth state; start the authorization again." });
@@ -536,7 +542,7 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
           after: { token_id: tokenRow.id },
         });
         return { status: 200, body: { server_id: server.id, status: "connected", token_id: tokenRow.id, expires_at: iso(expiresAt), object: "mcp.oauth.result" } };
-      },
+      }),
     }),
     defineRoute({
       method: "post",

@@ -39,11 +39,21 @@ export function presentPolicy(row: PolicyRecord): z.infer<typeof policySchema> {
   };
 }
 
+/** The policy engine's guardrails schema as JSON Schema: documents `guardrails` (the web app validates its form with it). */
+const guardrailsJsonSchema: Record<string, unknown> = (() => {
+  const schema = z.toJSONSchema(guardrailsConfigSchema, { target: "draft-2020-12", io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+})();
+
 // Stored as given (validated), so the policy engine applies its own defaults when compiling.
-const guardrailsInput = z.unknown().superRefine((value, context) => {
-  const result = guardrailsConfigSchema.safeParse(value);
-  if (!result.success) for (const issue of result.error.issues) context.addIssue({ ...issue, code: "custom", message: issue.message, path: issue.path });
-});
+const guardrailsInput = z
+  .unknown()
+  .superRefine((value, context) => {
+    const result = guardrailsConfigSchema.safeParse(value);
+    if (!result.success) for (const issue of result.error.issues) context.addIssue({ ...issue, code: "custom", message: issue.message, path: issue.path });
+  })
+  .meta(guardrailsJsonSchema);
 const createBody = z.object({
   name: z.string().trim().max(200).default(""),
   scope: z.enum(["organization", "project", "key"]),

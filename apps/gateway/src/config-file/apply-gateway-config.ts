@@ -169,6 +169,8 @@ async function applyOrganization(
           logprobs: connection.logprobs ?? null,
           defaultMaxTokens: connection.defaultMaxTokens ?? null,
           timeouts: connection.timeouts,
+          responsesApi: connection.responsesApi ?? null,
+          modelEndpoints: connection.modelEndpoints,
         },
         { secretBox: options.secretBox },
       ),

@@ -1,4 +1,4 @@
-import { connectionDefaultMaxTokensSchema, connectionTimeoutsSchema, isApiKeyFormat } from "@gateway/db/data-plane";
+import { connectionDefaultMaxTokensSchema, connectionTimeoutsSchema, modelEndpointsSchema, isApiKeyFormat } from "@gateway/db/data-plane";
 import { z } from "zod";
 
 const name = z.string().trim().min(1).max(200);
@@ -63,6 +63,10 @@ const connection = z.strictObject({
   defaultMaxTokens: connectionDefaultMaxTokensSchema.optional(),
   /** Upstream timeouts in ms (connectMs, totalMs, firstByteMs, idleMs, maxDurationMs); unset: global settings. */
   timeouts: connectionTimeoutsSchema.default({}),
+  /** `openai`: whether the upstream serves the Responses API; unset: only OpenAI's own API does. */
+  responsesApi: z.boolean().optional(),
+  /** What each model answers (`chat`, `responses`, `embeddings`), keyed by `<vendor>/<model>`; unset: by its name. */
+  modelEndpoints: modelEndpointsSchema.default({}),
 });
 
 const route = z.strictObject({

@@ -36,6 +36,8 @@ export function createGatewayTestSnapshot(
     logprobs: null,
     defaultMaxTokens: null,
     timeouts: {},
+    responsesApi: null,
+    modelEndpoints: {},
     ...fields,
   });
   return {

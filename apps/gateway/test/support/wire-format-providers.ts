@@ -275,3 +275,112 @@ export function anthropicFailingStream(model: string): string[] {
     sseFrame({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, "error"),
   ];
 }
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Responses (native) and embeddings
+
+/** OpenAI Responses usage with cached and reasoning tokens. */
+export const responsesUsage = {
+  input_tokens: 30,
+  input_tokens_details: { cached_tokens: 10 },
+  output_tokens: 9,
+  output_tokens_details: { reasoning_tokens: 2 },
+  total_tokens: 39,
+};
+
+/** The text the fake Responses API answers, in stream pieces. */
+export const responsesTextPieces = ["Hello", " from", " the Responses", " mock."];
+
+/** A Responses `response` object as OpenAI answers it. */
+export function responsesObject(fields: { id: string; model: string; status: string; output: unknown[]; request: Record<string, any>; usage?: unknown }): Record<string, unknown> {
+  return {
+    id: fields.id,
+    object: "response",
+    created_at: created,
+    status: fields.status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: fields.request.instructions ?? null,
+    max_output_tokens: fields.request.max_output_tokens ?? null,
+    max_tool_calls: null,
+    model: fields.model,
+    output: fields.output,
+    parallel_tool_calls: true,
+    previous_response_id: fields.request.previous_response_id ?? null,
+    reasoning: { effort: null, summary: null },
+    service_tier: "default",
+    store: fields.request.store ?? true,
+    temperature: 1,
+    text: { format: { type: "text" }, verbosity: "medium" },
+    tool_choice: fields.request.tool_choice ?? "auto",
+    tools: fields.request.tools ?? [],
+    top_logprobs: 0,
+    top_p: 1,
+    truncation: "disabled",
+    usage: fields.usage ?? null,
+    user: null,
+    metadata: fields.request.metadata ?? {},
+  };
+}
+
+/**
+ * OpenAI `POST /v1/responses` (a text answer, or a `get_weather` function call when `tools` are
+ * given and the last input item is not a `function_call_output`), streamed exactly as OpenAI
+ * streams (named events with `sequence_number`, no `[DONE]`), and `POST /v1/embeddings` (float or
+ * base64 vectors of `dimensions`, default 3).
+ */
+export function responsesHandler(): WireHandler {
+  return async (request, response) => {
+    if (request.method === "POST" && request.path === "/v1/embeddings") {
+      const body = request.body as { model: string; input: string | string[]; dimensions?: number; encoding_format?: string };
+      const inputs = typeof body.input === "string" ? [body.input] : body.input;
+      const dimensions = body.dimensions ?? 3;
+      sendJson(response, 200, {
+        object: "list",
+        data: inputs.map((_input, index) => {
+          const vector = Array.from({ length: dimensions }, (_value, position) => (index + 1) / (position + 2));
+          return { object: "embedding", index, embedding: body.encoding_format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector };
+        }),
+        model: body.model,
+        usage: { prompt_tokens: 8 * inputs.length, total_tokens: 8 * inputs.length },
+      });
+      return;
+    }
+    if (request.method !== "POST" || request.path !== "/v1/responses") {
+      sendJson(response, 404, { error: { message: "Unknown path", type: "invalid_request_error", param: null, code: null } });
+      return;
+    }
+    const body = request.body as Record<string, any>;
+    const input = Array.isArray(body.input) ? body.input : [];
+    const wantsTools = Array.isArray(body.tools) && body.tools.length > 0 && input.at(-1)?.type !== "function_call_output";
+    const id = `resp_mock_${request.headers["x-test-turn"] ?? Math.random().toString(36).slice(2, 10)}`;
+    const text = responsesTextPieces.join("");
+    const message = { id: "msg_mock_1", type: "message", status: "completed", content: [{ type: "output_text", annotations: [], logprobs: [], text }], role: "assistant" };
+    const call = { id: "fc_mock_1", type: "function_call", status: "completed", arguments: '{"city":"Paris"}', call_id: "call_weather_paris", name: "get_weather" };
+    const final = responsesObject({ id, model: body.model, status: "completed", output: [wantsTools ? call : message], request: body, usage: responsesUsage });
+    if (body.stream !== true) {
+      sendJson(response, 200, final);
+      return;
+    }
+    let sequence = 0;
+    const event = (type: string, payload: Record<string, unknown>) => sseFrame({ type, sequence_number: sequence++, ...payload }, type);
+    const started = responsesObject({ id, model: body.model, status: "in_progress", output: [], request: body });
+    const frames = [event("response.created", { response: started }), event("response.in_progress", { response: started })];
+    if (wantsTools) {
+      frames.push(event("response.output_item.added", { output_index: 0, item: { ...call, status: "in_progress", arguments: "" } }));
+      for (const piece of ['{"ci', 'ty":"Par', 'is"}']) frames.push(event("response.function_call_arguments.delta", { item_id: call.id, output_index: 0, delta: piece }));
+      frames.push(event("response.function_call_arguments.done", { item_id: call.id, output_index: 0, arguments: call.arguments }));
+      frames.push(event("response.output_item.done", { output_index: 0, item: call }));
+    } else {
+      frames.push(event("response.output_item.added", { output_index: 0, item: { ...message, status: "in_progress", content: [] } }));
+      frames.push(event("response.content_part.added", { item_id: message.id, output_index: 0, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: "" } }));
+      for (const piece of responsesTextPieces) frames.push(event("response.output_text.delta", { item_id: message.id, output_index: 0, content_index: 0, delta: piece, logprobs: [] }));
+      frames.push(event("response.output_text.done", { item_id: message.id, output_index: 0, content_index: 0, text, logprobs: [] }));
+      frames.push(event("response.content_part.done", { item_id: message.id, output_index: 0, content_index: 0, part: message.content[0] }));
+      frames.push(event("response.output_item.done", { output_index: 0, item: message }));
+    }
+    frames.push(event("response.completed", { response: final }));
+    await sendEvents(response, frames);
+  };
+}

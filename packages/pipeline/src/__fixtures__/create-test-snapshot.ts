@@ -35,6 +35,8 @@ export function createTestSnapshot(overrides: Partial<ControlPlaneSnapshot> = {}
         logprobs: null,
         defaultMaxTokens: null,
         timeouts: {},
+        responsesApi: null,
+        modelEndpoints: {},
       },
     ],
     routes: [],

@@ -5,6 +5,7 @@ import type {
   ProviderAdapter,
   ProviderCallContext,
   ProviderTarget,
+  ServedEndpoint,
   StreamFormat,
   StreamFrame,
   StreamRenderer,
@@ -75,6 +76,8 @@ export interface EndpointRouteInput<Request> {
 export interface InferenceEndpoint<Request, Target extends CallTarget = ProviderTarget> {
   /** The usage event's endpoint. */
   readonly name: UsageEndpoint;
+  /** Which models the endpoint can call (`servedEndpoints`): routing leaves out targets whose model does not serve it. */
+  readonly serves?: ServedEndpoint;
   /** The error body of this endpoint's answers. */
   readonly errorFormat: ErrorFormat;
   /** Accept the key as `x-api-key: gak_...` as well as `Authorization: Bearer` (Anthropic-compatible endpoints). */
@@ -85,6 +88,12 @@ export interface InferenceEndpoint<Request, Target extends CallTarget = Provider
   readonly guardrailFormat: RequestFormat | null;
   /** Validates the body (throws 400 `invalid_request` naming the field). */
   parse(body: unknown): Request;
+  /**
+   * Optional, asynchronous: completes the request after the input guardrails and before
+   * admission (the Responses API loads the conversation a `previous_response_id` continues, so
+   * that admission estimates the whole input). Throws to refuse the call.
+   */
+  prepare?(input: { request: Request; identity: CallerIdentity; signal: AbortSignal }): Promise<Request>;
   /** The model the request names: a provider-qualified model or an alias (the usage event's `requestedModel`). */
   model(request: Request): string;
   /**
@@ -104,4 +113,12 @@ export interface InferenceEndpoint<Request, Target extends CallTarget = Provider
   guardOutput?(body: unknown, guardrails: CompiledGuardrails): { body: unknown; flags: string[] };
   /** The caller's renderer of a stream from an upstream in `format`; required when `invoke` can stream. */
   streamRenderer?(input: { format: StreamFormat; request: Request; target: Target; requestId: string }): StreamRenderer;
+  /**
+   * Optional, asynchronous: runs once the answer completed and before its last byte reaches the
+   * caller (a JSON body after the output guardrails; a stream's `result()` before its terminal
+   * event), so that what it records is visible to the caller's next request on any instance
+   * (stored Responses). Its failure is reported to `onInternalError` and never fails an answer
+   * that was already produced.
+   */
+  complete?(input: { request: Request; identity: CallerIdentity; answer: unknown }): Promise<void>;
 }

@@ -3,6 +3,8 @@ import type { AffinityStore, LatencyTracker } from "@gateway/policy-engine";
 import type { AdapterRegistry } from "../runtime/adapter-registry.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { UsageEventRecord } from "@gateway/contracts";
+import type { InferenceCallObserver } from "./inference-call-observer.js";
+import type { ResponseStore } from "../runtime/response-store.js";
 
 /** What the pipeline's call functions need; the apps build it once at start. */
 export interface PipelineDependencies {
@@ -27,4 +29,11 @@ export interface PipelineDependencies {
   requestTimeoutMs: number;
   /** Told about unexpected failures (rendered as a generic 500), for logs. */
   onInternalError?: (error: unknown, requestId: string) => void;
+  /** Told about each call's facts (metrics, traces, logs); absent: no observing work at all. */
+  observer?: InferenceCallObserver;
+  /**
+   * Stored Responses (`store`, `previous_response_id`, `GET`/`DELETE /v1/responses/{id}`); absent
+   * or null: nothing is stored and those are refused.
+   */
+  responseStore?: ResponseStore | null;
 }

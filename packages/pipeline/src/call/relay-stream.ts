@@ -42,6 +42,12 @@ export interface RelayStreamOptions {
   lifetime: CallLifetime;
   /** Called exactly once, when the stream ended for any reason. */
   onEnd: (outcome: StreamOutcome) => void;
+  /**
+   * Awaited once the answer completed (the frame with the `end` part was rendered), before that
+   * frame's events are handed to the caller: what it records is in place when the caller sees
+   * the terminal event. Must not throw.
+   */
+  beforeCompletion?: () => Promise<void>;
 }
 
 /**
@@ -218,7 +224,9 @@ export function relayStream(options: RelayStreamOptions): AsyncIterable<SseEvent
           yield* renderer.render(errorFrame(blocked));
           return;
         }
-        for (const event of renderer.render(next.value)) {
+        const rendered = renderer.render(next.value);
+        if (outcome.completed && options.beforeCompletion !== undefined) await options.beforeCompletion();
+        for (const event of rendered) {
           outcome.firstEventAt ??= Date.now();
           yield event;
         }

@@ -2,7 +2,7 @@ import type { Admission } from "@gateway/budget";
 import type { NormalizedUsage } from "@gateway/contracts";
 import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
 import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
-import { type ProviderAdapter, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
+import { type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import { admitCall, describeBudgetOutcome } from "../stages/admit-call.js";
 import { applyCallerGuardrails } from "../stages/apply-caller-guardrails.js";
@@ -17,6 +17,7 @@ import { type RoutePlan, resolveRoute } from "../stages/resolve-route.js";
 import { settleCall } from "../stages/settle-call.js";
 import { type CallLifetime, createCallLifetime } from "./call-lifetime.js";
 import type { EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./inference-endpoint.js";
+import type { InferenceCallObservation } from "./inference-call-observer.js";
 import type { PipelineDependencies } from "./pipeline-dependencies.js";
 import type { PipelineCallResponse } from "./pipeline-response.js";
 import { type StreamOutcome, relayStream } from "./relay-stream.js";
@@ -88,6 +89,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     captureContent: false,
   };
   let lifetime: CallLifetime | null = null;
+  const observation = dependencies.observer?.callStarted({ requestId: input.requestId, endpoint: endpoint.name, startedAt, headers: input.headers });
   try {
     const context = createRequestContext({
       requestId: input.requestId,
@@ -110,6 +112,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         ? input.identity(snapshot)
         : authenticate(input.headers, snapshot, { allowApiKeyHeader: endpoint.allowApiKeyHeader === true });
       call.identity = identity;
+      observation?.authenticated?.(identity);
       call.captureContent = endpoint.capturesContent && identity.project.captureContent;
       const parsed = endpoint.parse(await input.readBody());
       call.requestedModel = endpoint.model(parsed);
@@ -124,6 +127,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
             context,
             affinityStore: dependencies.affinityStore,
             latencyTracker: dependencies.latencyTracker,
+            ...(endpoint.serves === undefined ? {} : { endpoint: endpoint.serves }),
           })) as unknown as RoutePlan<Target>);
       call.plan = plan;
       let request = parsed;
@@ -139,6 +143,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         request = guarded.body;
         if (guardrails.hasOutputRules) outputGuardrails = guardrails;
       }
+      if (endpoint.prepare !== undefined) request = await endpoint.prepare({ request, identity, signal: callLifetime.signal });
       call.request = request;
       const estimate = endpoint.admission({ snapshot, identity, plan, request, ...(input.bodyBytes === undefined ? {} : { bodyBytes: input.bodyBytes }) });
       if (estimate !== null) {
@@ -157,17 +162,20 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         scope: { signal: callLifetime.signal, deadline: context.deadline },
         affinityStore: dependencies.affinityStore,
         ...(routesItself ? {} : { latencyTracker: dependencies.latencyTracker }),
+        observation,
         onAttempt: (target) => {
           call.target = target;
           call.usage = null;
         },
-        call: async (target) => {
+        call: async (target, _attempt, extraHeaders) => {
           const adapter: ProviderAdapter | null = routesItself ? null : dependencies.adapters.adapterFor((target as unknown as ProviderTarget).connection);
+          const providerContext: ProviderCallContext = { requestId: context.requestId, signal: callLifetime.signal, deadline: context.deadline };
+          if (extraHeaders !== undefined) providerContext.extraHeaders = extraHeaders;
           const answer = await endpoint.invoke({
             adapter,
             request,
             target,
-            context: { requestId: context.requestId, signal: callLifetime.signal, deadline: context.deadline },
+            context: providerContext,
             headers: input.headers,
           } as EndpointInvocation<Request, Target>);
           if (answer.kind === "json") call.usage = answer.usage;
@@ -191,12 +199,18 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         bodyText = undefined;
         if (checked.flags.length > 0) call.guardrailFlags = [...new Set([...call.guardrailFlags, ...checked.flags])];
       }
+      if (endpoint.complete !== undefined && call.identity !== null && answer.status >= 200 && answer.status < 300) {
+        await completeAnswer(dependencies, input.requestId, () => endpoint.complete!({ request: call.request as Request, identity: call.identity!, answer: body }));
+      }
       callLifetime.dispose();
-      finishCall(dependencies, input, endpoint, startedAt, call, {
+      const answeredAt = Date.now();
+      finishCall(dependencies, input, endpoint, startedAt, call, observation, {
         status: answer.status,
         error: null,
-        timeToFirstByteMs: Date.now() - startedAt,
+        timeToFirstByteMs: answeredAt - startedAt,
         content: call.captureContent ? { request: call.request, response: body } : null,
+        answeredAt,
+        streamed: false,
       });
       return bodyText === undefined
         ? { kind: "json", status: answer.status, headers, body }
@@ -208,16 +222,31 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     }
     // The answer has started: from here a stream is bounded by its upstream timeouts, not by the deadline.
     callLifetime.streamStarted();
+    const streamStartedAt = observation === undefined ? null : Date.now();
+    const renderer = endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId });
+    const complete = endpoint.complete;
+    const identity = call.identity;
     const events = relayStream({
       frames: answer.frames,
-      renderer: endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId }),
+      renderer,
+      ...(complete === undefined || identity === null || renderer.result === undefined
+        ? {}
+        : {
+            beforeCompletion: () =>
+              completeAnswer(dependencies, input.requestId, async () => {
+                const result = renderer.result?.();
+                if (result !== null && result !== undefined) await complete({ request: call.request as Request, identity, answer: result });
+              }),
+          }),
       guardrails: outputGuardrails,
       captureText: call.captureContent,
       lifetime: callLifetime,
       onEnd: (ended) => {
         call.usage = streamUsage(ended, () => estimatedInputTokens(input, call.request));
         if (ended.guardrailFlags.length > 0) call.guardrailFlags = [...new Set([...call.guardrailFlags, ...ended.guardrailFlags])];
-        finishCall(dependencies, input, endpoint, startedAt, call, {
+        finishCall(dependencies, input, endpoint, startedAt, call, observation, {
+          answeredAt: streamStartedAt,
+          streamed: true,
           status: ended.error === null ? answer.status : ended.error.status,
           error: ended.error,
           timeToFirstByteMs: ended.firstEventAt === null ? null : ended.firstEventAt - startedAt,
@@ -238,9 +267,18 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     }
     if (error.code === "internal_error") dependencies.onInternalError?.(thrown, input.requestId);
     const status = ProviderPassthroughError.isInstance(error) ? error.upstreamStatus : error.status;
-    finishCall(dependencies, input, endpoint, startedAt, call, { status, error, timeToFirstByteMs: null, content: null });
+    finishCall(dependencies, input, endpoint, startedAt, call, observation, { status, error, timeToFirstByteMs: null, content: null, answeredAt: null, streamed: false });
     if (input.throwErrors) throw error.code === "internal_error" ? new GatewayError("internal_error") : error;
     return { kind: "json", ...renderErrorResponse(error, { requestId: input.requestId, format: endpoint.errorFormat }) };
+  }
+}
+
+/** Runs an endpoint's `complete` step; a failure is logged, never thrown (the answer exists and is billed). */
+async function completeAnswer(dependencies: PipelineDependencies, requestId: string, step: () => Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (error) {
+    dependencies.onInternalError?.(error, requestId);
   }
 }
 
@@ -274,34 +312,49 @@ function finishCall<Request, Target extends CallTarget>(
   endpoint: InferenceEndpoint<Request, Target>,
   startedAt: number,
   call: CallState<Request, Target>,
-  end: { status: number; error: GatewayError | null; timeToFirstByteMs: number | null; content: unknown },
+  observation: InferenceCallObservation | undefined,
+  end: {
+    status: number;
+    error: GatewayError | null;
+    timeToFirstByteMs: number | null;
+    content: unknown;
+    /** For the observer: when the answer started (null: failed before), and whether it streamed. */
+    answeredAt: number | null;
+    streamed: boolean;
+  },
 ): void {
   const endedAt = Date.now();
   void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage }).then((settled) => {
-    dependencies.usage.enqueue(
-      buildUsageEvent({
-        context: call.context,
-        requestId: input.requestId,
-        endpoint: endpoint.name,
-        startedAt,
-        endedAt,
-        identity: call.identity,
-        requestedModel: call.requestedModel,
-        route: call.plan?.route ?? null,
-        target: call.target,
-        status: end.status,
-        errorCode: end.error?.code ?? null,
-        usage: call.usage,
-        costMicros: settled.costMicros,
-        budgetOutcome: describeBudgetOutcome({
-          admission: call.admission,
-          error: end.error ?? undefined,
-          thresholdCrossings: settled.thresholdCrossings,
-        }),
-        timeToFirstByteMs: end.timeToFirstByteMs,
-        guardrailFlags: call.guardrailFlags,
-        content: call.captureContent ? end.content : null,
+    const event = buildUsageEvent({
+      context: call.context,
+      requestId: input.requestId,
+      endpoint: endpoint.name,
+      startedAt,
+      endedAt,
+      identity: call.identity,
+      requestedModel: call.requestedModel,
+      route: call.plan?.route ?? null,
+      target: call.target,
+      status: end.status,
+      errorCode: end.error?.code ?? null,
+      usage: call.usage,
+      costMicros: settled.costMicros,
+      budgetOutcome: describeBudgetOutcome({
+        admission: call.admission,
+        error: end.error ?? undefined,
+        thresholdCrossings: settled.thresholdCrossings,
       }),
-    );
+      timeToFirstByteMs: end.timeToFirstByteMs,
+      guardrailFlags: call.guardrailFlags,
+      content: call.captureContent ? end.content : null,
+    });
+    dependencies.usage.enqueue(event);
+    if (observation === undefined) return;
+    try {
+      observation.callEnded({ event, error: end.error, streamed: end.streamed, answeredAt: end.answeredAt, endedAt, target: call.target });
+    } catch (error) {
+      // An observer's failure must not become an unhandled rejection; it is reported, never answered.
+      dependencies.onInternalError?.(error, input.requestId);
+    }
   });
 }

@@ -12,6 +12,25 @@ const traceIdPattern = /^[0-9a-f]{32}$/;
  * `X-Request-ID` that is a W3C trace id (32 hex) becomes the span's trace id.
  */
 export function usageEventToSpan(event: UsageEventRecord): ExportSpan {
+  const attributes = usageEventAttributes(event);
+  const traceId = event.traceId !== null && traceIdPattern.test(event.traceId) ? event.traceId : createTraceId();
+  return {
+    name: `gateway.${event.endpoint}`,
+    startTime: event.occurredAt,
+    endTime: new Date(event.occurredAt.getTime() + Math.max(0, event.latencyMs)),
+    attributes,
+    statusCode: event.status >= 400 ? 2 : 1,
+    traceId,
+    spanId: createSpanId(),
+  };
+}
+
+/**
+ * The span attributes of a usage event: GenAI attributes (`gen_ai.request.model`,
+ * `gen_ai.response.model`, `gen_ai.usage.*`, `gen_ai.system` as the connection's name) and the
+ * gateway's attribution (`gateway.*`). Never content.
+ */
+export function usageEventAttributes(event: UsageEventRecord): Record<string, string | number | boolean> {
   const attributes: Record<string, string | number | boolean> = {
     "gateway.request_id": event.requestId,
     "gateway.endpoint": event.endpoint,
@@ -41,14 +60,5 @@ export function usageEventToSpan(event: UsageEventRecord): ExportSpan {
   };
   for (const [key, value] of Object.entries(optional)) if (value !== null) attributes[key] = value;
   if (event.guardrailFlags.length > 0) attributes["gateway.guardrail_flags"] = event.guardrailFlags.join(",");
-  const traceId = event.traceId !== null && traceIdPattern.test(event.traceId) ? event.traceId : createTraceId();
-  return {
-    name: `gateway.${event.endpoint}`,
-    startTime: event.occurredAt,
-    endTime: new Date(event.occurredAt.getTime() + Math.max(0, event.latencyMs)),
-    attributes,
-    statusCode: event.status >= 400 ? 2 : 1,
-    traceId,
-    spanId: createSpanId(),
-  };
+  return attributes;
 }

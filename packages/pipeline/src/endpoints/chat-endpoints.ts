@@ -8,6 +8,7 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
   const openai = format === "openai";
   return {
     name: openai ? "chat_completions" : "messages",
+    serves: openai ? "chat_completions" : "messages",
     errorFormat: openai ? "gateway" : "anthropic",
     allowApiKeyHeader: !openai,
     capturesContent: true,

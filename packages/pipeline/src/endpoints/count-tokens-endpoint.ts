@@ -16,6 +16,7 @@ export const tokenCountAccuracyHeader = "x-gateway-token-count-accuracy";
  */
 export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
   name: "count_tokens",
+  serves: "messages",
   errorFormat: "anthropic",
   allowApiKeyHeader: true,
   capturesContent: false,

@@ -10,6 +10,7 @@ import type { InferenceEndpoint } from "../call/inference-endpoint.js";
  */
 export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
   name: "decisions",
+  serves: "decisions",
   errorFormat: "gateway",
   capturesContent: false,
   guardrailFormat: "decision",

@@ -16,7 +16,9 @@ export interface ListModelsInput {
 }
 
 /**
- * `GET /v1/models`: the models the caller's key may use, in OpenAI's list format, or in
+ * `GET /v1/models`: the models the caller's key may use, in OpenAI's list format (each with the
+ * gateway extension `endpoints`: the gateway endpoints it serves, e.g. `["chat_completions",
+ * "messages", "responses", "decisions"]` or `["embeddings"]`), or in
  * Anthropic's when the request carries `anthropic-version` (then `x-api-key` is accepted and
  * errors use the Anthropic body).
  */
@@ -55,7 +57,7 @@ export function runListModels(
         }
       : {
           object: "list",
-          data: models.map((model) => ({ id: model.id, object: "model", created: 0, owned_by: model.ownedBy })),
+          data: models.map((model) => ({ id: model.id, object: "model", created: 0, owned_by: model.ownedBy, endpoints: model.endpoints })),
         };
     return { status: 200, headers: { "x-request-id": input.requestId }, body };
   } catch (thrown) {

@@ -1,8 +1,10 @@
+import { normalizeError } from "@gateway/errors";
 import type { ProviderTarget } from "@gateway/provider-adapters";
 import type { CallTarget } from "./call-target.js";
 import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
 import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
+import type { InferenceCallObservation, ObservedAttempt } from "../call/inference-call-observer.js";
 
 /** The signal and deadline of one call, as the call-provider stage sees them. */
 export interface CallScope {
@@ -18,8 +20,13 @@ export interface CallProviderInput<Result, Target extends CallTarget = ProviderT
   scope: CallScope;
   affinityStore?: AffinityStore;
   latencyTracker?: LatencyTracker;
-  /** One provider call on one target (the adapter call of the endpoint). */
-  call: (target: Target, attempt: number) => Promise<Result>;
+  /**
+   * One provider call on one target (the adapter call of the endpoint); `extraHeaders` are the
+   * observer's additions to the upstream request (trace context), when it has any.
+   */
+  call: (target: Target, attempt: number, extraHeaders?: Record<string, string>) => Promise<Result>;
+  /** Told when each attempt starts and ends (metrics, traces); absent: nothing is observed. */
+  observation?: Pick<InferenceCallObservation, "attemptStarted" | "attemptEnded">;
   /** Told before each attempt (so the caller knows which target consumed what). */
   onAttempt?: (target: Target) => void;
 }
@@ -32,7 +39,8 @@ export interface CallProviderInput<Result, Target extends CallTarget = ProviderT
 export async function callProvider<Result, Target extends CallTarget = ProviderTarget>(
   input: CallProviderInput<Result, Target>,
 ): Promise<{ result: Result; target: Target; attempts: number }> {
-  const { plan } = input;
+  const { plan, observation } = input;
+  let index = 0;
   const outcome = await callWithFallback<Target, Result>({
     targets: plan.targets,
     maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
@@ -41,9 +49,24 @@ export async function callProvider<Result, Target extends CallTarget = ProviderT
     call: async (target, attempt) => {
       input.onAttempt?.(target);
       const started = Date.now();
-      const result = await input.call(target, attempt);
-      input.latencyTracker?.record(target.qualifiedModel, Date.now() - started);
-      return result;
+      if (observation === undefined) {
+        const result = await input.call(target, attempt);
+        input.latencyTracker?.record(target.qualifiedModel, Date.now() - started);
+        return result;
+      }
+      const observed: ObservedAttempt = { target, attempt, index, kind: attempt > 1 ? "retry" : index > 0 ? "fallback" : "first", startedAt: started };
+      index += 1;
+      const extraHeaders = observation.attemptStarted?.(observed);
+      try {
+        const result = await input.call(target, attempt, extraHeaders);
+        const endedAt = Date.now();
+        input.latencyTracker?.record(target.qualifiedModel, endedAt - started);
+        observation.attemptEnded?.({ ...observed, endedAt, error: null });
+        return result;
+      } catch (thrown) {
+        observation.attemptEnded?.({ ...observed, endedAt: Date.now(), error: normalizeError(thrown) });
+        throw thrown;
+      }
     },
     onAttemptError: ({ target, willRetry }) => {
       if (!willRetry && plan.affinityKey !== null) {

@@ -30,6 +30,8 @@ export function estimateChatAdmission(input: {
   body: Record<string, unknown>;
   /** The request body's size in bytes, when the HTTP layer knows it. */
   bodyBytes?: number;
+  /** The output cap when the body's fields are not chat's (Responses `max_output_tokens`; 0 for embeddings). */
+  maxOutputTokens?: number | null;
 }): ChatAdmissionEstimate {
   const organizationId = input.identity.organization.id;
   const budgets = input.snapshot.budgetsByOrganization.get(organizationId);
@@ -43,7 +45,7 @@ export function estimateChatAdmission(input: {
       ? input.bodyBytes
       : JSON.stringify(input.body).length;
   const inputTokens = Math.ceil(characters / charactersPerToken);
-  const maxOutputTokens = requestedOutputCap(input.body);
+  const maxOutputTokens = input.maxOutputTokens === undefined ? requestedOutputCap(input.body) : input.maxOutputTokens;
   let estimatedCostMicros = 0;
   let outputTokens = 0;
   for (const target of input.plan.targets) {

@@ -1,4 +1,5 @@
-import type { ProviderTarget } from "@gateway/provider-adapters";
+import { GatewayError } from "@gateway/errors";
+import { type ProviderTarget, type ServedEndpoint, servedEndpoints } from "@gateway/provider-adapters";
 import {
   type AffinityStore,
   type LatencyTracker,
@@ -40,6 +41,30 @@ export interface ResolveRouteInput {
   context: Pick<RequestContext, "providerHint" | "affinitySession">;
   affinityStore?: AffinityStore;
   latencyTracker?: LatencyTracker;
+  /** The endpoint called: targets whose model does not serve it are left out (400 `unsupported_feature` when none is left). */
+  endpoint?: ServedEndpoint;
+}
+
+const endpointPaths: Record<ServedEndpoint, string> = {
+  chat_completions: "POST /v1/chat/completions",
+  messages: "POST /v1/messages",
+  responses: "POST /v1/responses",
+  embeddings: "POST /v1/embeddings",
+  decisions: "POST /v1/systemone",
+};
+
+/** Whether a target's model serves the endpoint (`servedEndpoints` of `@gateway/provider-adapters`). */
+function serves(target: { connection: SnapshotConnection; qualifiedModel: string }, endpoint: ServedEndpoint): boolean {
+  return servedEndpoints(target.connection, target.qualifiedModel.slice(target.connection.name.length + 1)).includes(endpoint);
+}
+
+function notServed(model: string, endpoint: ServedEndpoint, alias: boolean): GatewayError {
+  const quoted = model.length > 200 ? `'${model.slice(0, 200)}…'` : `'${model}'`;
+  return new GatewayError("unsupported_feature", {
+    param: "model",
+    message: alias ? `No target of the alias ${quoted} serves ${endpointPaths[endpoint]}.` : `The model ${quoted} does not serve ${endpointPaths[endpoint]}.`,
+    details: { endpoint },
+  });
 }
 
 /**
@@ -62,6 +87,9 @@ export async function resolveRoute(input: ResolveRouteInput): Promise<RoutePlan>
   const resolution = resolveModel({ ...caller, requestedModel: input.model, providerHeader: input.context.providerHint });
   if (resolution.kind === "denied") throw resolution.error;
   if (resolution.kind === "target") {
+    if (input.endpoint !== undefined && !serves(resolution.target as ProviderTarget & { connection: SnapshotConnection }, input.endpoint)) {
+      throw notServed(input.model, input.endpoint, false);
+    }
     return {
       requestedModel: input.model,
       route: null,
@@ -71,9 +99,16 @@ export async function resolveRoute(input: ResolveRouteInput): Promise<RoutePlan>
     };
   }
   const route = resolution.route;
+  let routeResolution = resolution;
+  if (input.endpoint !== undefined) {
+    const endpoint = input.endpoint;
+    const servingTargets = resolution.targets.filter((target) => serves(target, endpoint));
+    if (servingTargets.length === 0) throw notServed(input.model, endpoint, true);
+    if (servingTargets.length !== resolution.targets.length) routeResolution = { ...resolution, targets: servingTargets };
+  }
   const session = validateSessionHeader(input.context.affinitySession, { affinityEnabled: route.affinity.enabled });
   const selection = await selectTargets<SnapshotConnection>({
-    route: resolution,
+    route: routeResolution,
     sessionKey:
       session === null
         ? null

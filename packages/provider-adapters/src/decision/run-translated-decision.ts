@@ -28,6 +28,7 @@ export async function runTranslatedDecision(options: {
     requestId: context.requestId,
     deadline: context.deadline,
     signal: AbortSignal.any([context.signal, siblings.signal]),
+    ...(context.extraHeaders === undefined ? {} : { extraHeaders: context.extraHeaders }),
   };
   const entries = Object.entries(request.questions);
   let results;

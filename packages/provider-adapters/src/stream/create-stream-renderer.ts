@@ -2,6 +2,8 @@ import { createChatPassthroughRenderer } from "./create-chat-passthrough-rendere
 import { createChatStreamEncoder } from "./create-chat-stream-encoder.js";
 import { createMessagesPassthroughRenderer } from "./create-messages-passthrough-renderer.js";
 import { createMessagesStreamEncoder } from "./create-messages-stream-encoder.js";
+import { createResponsesPassthroughRenderer } from "./create-responses-passthrough-renderer.js";
+import { createResponsesStreamEncoder } from "./create-responses-stream-encoder.js";
 import type { StreamFormat, StreamRenderer } from "./stream-part.js";
 
 /** Options of {@link createStreamRenderer}. */
@@ -16,6 +18,10 @@ export interface StreamRendererOptions {
   model: string;
   /** OpenAI callers: `stream_options.include_usage`. */
   includeUsage?: boolean;
+  /** Responses callers: the request (its settings are echoed in translated response objects). */
+  request?: Record<string, unknown>;
+  /** Responses callers: fields set on every response object (the gateway's `store` and `previous_response_id`). */
+  responseOverrides?: Record<string, unknown>;
 }
 
 /**
@@ -25,6 +31,12 @@ export interface StreamRendererOptions {
  */
 export function createStreamRenderer(options: StreamRendererOptions): StreamRenderer {
   const includeUsage = options.includeUsage === true;
+  if (options.to === "openai-responses") {
+    const overrides = options.responseOverrides ?? {};
+    return options.from === "openai-responses"
+      ? createResponsesPassthroughRenderer({ requestId: options.requestId, overrides })
+      : createResponsesStreamEncoder({ model: options.model, requestId: options.requestId, request: options.request ?? {}, overrides });
+  }
   if (options.to === "openai-chat") {
     return options.from === "openai-chat"
       ? createChatPassthroughRenderer({ requestId: options.requestId, includeUsage })

@@ -69,3 +69,21 @@ export function malformedStreamEventError(problem: string): GatewayError {
 export function callerSafeError(error: GatewayError): GatewayError {
   return error.code === "internal_error" ? new GatewayError("internal_error") : error;
 }
+
+/**
+ * Turns an OpenAI Responses stream failure into a GatewayError: an `error` event
+ * (`{type:"error", code, message, param}`, or the same fields nested under `error`) or a
+ * `response.failed` event (`response.error: {code, message}`).
+ */
+export function gatewayErrorFromResponsesStreamError(payload: unknown): GatewayError {
+  const event = objectOf(payload);
+  const fields = event.type === "response.failed" ? objectOf(objectOf(event.response).error) : Object.keys(objectOf(event.error)).length > 0 ? objectOf(event.error) : event;
+  const type = typeof fields.code === "string" && fields.code !== "" ? fields.code : typeof fields.type === "string" && fields.type !== "error" ? fields.type : "server_error";
+  const message = typeof fields.message === "string" && fields.message !== "" ? fields.message : "The provider stream failed.";
+  const code: ErrorCode = /rate_limit/.test(type) ? "upstream_rate_limited" : /timeout/.test(type) ? "upstream_timeout" : "upstream_error";
+  return new GatewayError(code, {
+    message: `The provider failed mid-stream (${type}): ${message}`,
+    retryable: false,
+    details: { provider_error_type: type },
+  });
+}

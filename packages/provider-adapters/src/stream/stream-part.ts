@@ -4,7 +4,7 @@ import type { ChatFinishReason } from "../translation/map-anthropic-stop-reason.
 import type { SseEvent } from "./sse-event.js";
 
 /** The wire format of a stream: what an upstream speaks, what a caller wants. */
-export type StreamFormat = "openai-chat" | "anthropic-messages";
+export type StreamFormat = "openai-chat" | "anthropic-messages" | "openai-responses";
 
 /**
  * One typed piece of a streamed answer, whatever wire format carried it. Content parts carry
@@ -64,6 +64,11 @@ export interface StreamDecoder {
 /** Turns frames into the caller's wire format. */
 export interface StreamRenderer {
   render(frame: StreamFrame): SseEvent[];
+  /**
+   * The answer as a whole, once a frame with an `end` part was rendered (Responses renderers:
+   * the final response object, as the caller receives it); absent or null otherwise.
+   */
+  result?(): unknown;
 }
 
 /** A frame the gateway made: the stream failed with `error` (rendered in the caller's format). */

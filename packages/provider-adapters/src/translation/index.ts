@@ -13,3 +13,7 @@ export { mapChatFinishReason } from "./map-chat-finish-reason.js";
 export type { AnthropicStopReason } from "./map-chat-finish-reason.js";
 export { countTokensLocally, selectLocalTokenizer } from "./count-tokens-locally.js";
 export type { LocalTokenCount, LocalTokenizer } from "./count-tokens-locally.js";
+export { convertResponsesRequestToChat } from "./convert-responses-request-to-chat.js";
+export type { ConvertResponsesRequestToChatOptions } from "./convert-responses-request-to-chat.js";
+export { convertChatResponseToResponses } from "./convert-chat-response-to-responses.js";
+export type { ConvertChatResponseToResponsesOptions } from "./convert-chat-response-to-responses.js";

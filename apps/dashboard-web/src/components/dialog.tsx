@@ -1,0 +1,45 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+
+/**
+ * A modal dialog on the native `<dialog>` element: the browser traps focus inside it, Escape
+ * closes it, and focus returns to what opened it.
+ */
+export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
+  const reference = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = reference.current;
+    if (!dialog || !props.open) return;
+    // Give focus back to the opener however the dialog goes away (closed, or unmounted with its screen state).
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!dialog.open) dialog.showModal();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [props.open]);
+  return (
+    <dialog
+      ref={reference}
+      aria-labelledby={titleId}
+      className={props.wide ? "wide" : undefined}
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onClose();
+      }}
+    >
+      {props.open ? (
+        <>
+          <div className="dialog-header">
+            <h2 id={titleId}>{props.title}</h2>
+            <button type="button" className="button small" onClick={props.onClose} aria-label="Close">
+              ✕
+            </button>
+          </div>
+          <div className="dialog-body">{props.children}</div>
+          {props.footer ? <div className="dialog-footer">{props.footer}</div> : null}
+        </>
+      ) : null}
+    </dialog>
+  );
+}

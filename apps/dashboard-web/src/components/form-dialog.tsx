@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+import { Dialog } from "./dialog.js";
+import { ErrorNotice } from "./error-notice.js";
+import type { SchemaForm } from "./use-schema-form.js";
+
+/** A dialog holding one form, with Cancel and a submit button; shows what the API refused. */
+export function FormDialog<Values>(props: { title: string; submitLabel: string; form: SchemaForm<Values>; onClose: () => void; children: ReactNode; wide?: boolean }) {
+  const formId = `form-${props.title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <Dialog
+      open
+      wide={props.wide ?? false}
+      title={props.title}
+      onClose={props.onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} className="button primary" disabled={props.form.pending}>
+            {props.form.pending ? "Saving…" : props.submitLabel}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className="stack" onSubmit={props.form.submit} noValidate>
+        {props.children}
+        {props.form.formError ? <ErrorNotice error={props.form.formError} /> : null}
+      </form>
+    </Dialog>
+  );
+}

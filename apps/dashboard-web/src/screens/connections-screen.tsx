@@ -1,0 +1,247 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Connection, ConnectionTest } from "../api/api-types.js";
+import { callApi, dashboardClient } from "../api/dashboard-client.js";
+import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
+import { EmptyState } from "../components/empty-state.js";
+import { ErrorNotice } from "../components/error-notice.js";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "../components/fields.js";
+import { FormDialog } from "../components/form-dialog.js";
+import { PageHeader } from "../components/page-header.js";
+import { QueryView } from "../components/query-view.js";
+import { StatusBadge } from "../components/status-badge.js";
+import { useApiMutation } from "../components/use-api-mutation.js";
+import { useSchemaForm } from "../components/use-schema-form.js";
+import { type ConnectionFormValues, connectionFormToBody, connectionToFormValues, type TimeoutName, timeoutNames } from "../connections/connection-form-values.js";
+import { formatDuration } from "../format/format-number.js";
+import { useSession } from "../session/session-context.js";
+
+const kindLabels: Record<Connection["kind"], string> = {
+  openai: "OpenAI-compatible",
+  anthropic: "Anthropic",
+  systemone: "System One (decisions)",
+  demo: "Demo (offline)",
+};
+
+const timeoutLabels: Record<TimeoutName, string> = {
+  connect_ms: "Connect timeout",
+  total_ms: "Call timeout (JSON)",
+  first_byte_ms: "First event timeout (streams)",
+  idle_ms: "Idle timeout (streams)",
+  max_duration_ms: "Longest stream (0: no limit)",
+};
+
+/** Provider connections: create and edit (credentials write-only), test with a real call, delete. */
+export function ConnectionsScreen() {
+  const { can } = useSession();
+  const connections = useQuery(dashboardQueries.connections());
+  const [editing, setEditing] = useState<Connection | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Connection | null>(null);
+  const [tests, setTests] = useState<Record<string, ConnectionTest | { error: unknown }>>({});
+  const test = useApiMutation({
+    mutationFn: (connection: Connection) => callApi(dashboardClient.POST("/api/connections/{connection_id}/test", { params: { path: { connection_id: connection.id } } })),
+    invalidate: [],
+  });
+  const remove = useApiMutation({
+    mutationFn: (connection: Connection) => callApi(dashboardClient.DELETE("/api/connections/{connection_id}", { params: { path: { connection_id: connection.id } } })),
+    invalidate: [["connections"]],
+    onSuccess: () => setDeleting(null),
+  });
+  const runTest = (connection: Connection) =>
+    test.mutate(connection, {
+      onSuccess: (result) => setTests((current) => ({ ...current, [connection.id]: result })),
+      onError: (error) => setTests((current) => ({ ...current, [connection.id]: { error } })),
+    });
+  const mayCreate = can("post /api/connections");
+  return (
+    <>
+      <PageHeader
+        title="Connections"
+        description="Providers the gateway calls. Models are addressed as <connection>/<vendor>/<model>. Credentials are stored encrypted and never shown again."
+        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Add connection</button> : null}
+      />
+      <QueryView query={connections} label="connections">
+        {(list) =>
+          list.data.length === 0 ? (
+            <div className="card">
+              <EmptyState title="No connections yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Add a connection</button> : null}>
+                Add an OpenAI-compatible, Anthropic or System One provider, or the offline demo.
+              </EmptyState>
+            </div>
+          ) : (
+            <div className="table-wrap">
+              <table aria-label="Connections">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Base URL</th>
+                    <th scope="col">Credential</th>
+                    <th scope="col" className="numeric">Models</th>
+                    <th scope="col">Status</th>
+                    <th scope="col"><span className="visually-hidden">Actions</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((connection) => {
+                    const result = tests[connection.id];
+                    return (
+                      <tr key={connection.id}>
+                        <td>
+                          <strong>{connection.name}</strong>
+                          {result ? (
+                            <div className="small" role="status" data-testid={`connection-test-${connection.name}`}>
+                              {"error" in result ? (
+                                <ErrorNotice error={result.error} title="Test failed" />
+                              ) : (
+                                <span className={result.ok ? "" : "muted"}>
+                                  <StatusBadge tone={result.ok ? "success" : "danger"}>{result.ok ? "test passed" : "test failed"}</StatusBadge> {result.message}
+                                  {result.status_code !== null ? ` (HTTP ${result.status_code}, ${formatDuration(result.latency_ms)})` : ` (${formatDuration(result.latency_ms)})`}
+                                </span>
+                              )}
+                            </div>
+                          ) : null}
+                        </td>
+                        <td>{kindLabels[connection.kind]}</td>
+                        <td className="mono small">{connection.base_url ?? "default"}</td>
+                        <td>{connection.has_credential ? <StatusBadge tone="success">stored</StatusBadge> : <StatusBadge>none</StatusBadge>}</td>
+                        <td className="numeric">{connection.models.length}</td>
+                        <td>{connection.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge tone="warning">disabled</StatusBadge>}</td>
+                        <td className="row-actions">
+                          {can("post /api/connections/{connection_id}/test") ? (
+                            <button type="button" className="button small" onClick={() => runTest(connection)} disabled={test.isPending && test.variables?.id === connection.id} aria-label={`Test ${connection.name}`}>
+                              {test.isPending && test.variables?.id === connection.id ? "Testing…" : "Test"}
+                            </button>
+                          ) : null}
+                          {can("patch /api/connections/{connection_id}") ? <button type="button" className="button small" onClick={() => setEditing(connection)} aria-label={`Edit ${connection.name}`}>Edit</button> : null}
+                          {can("delete /api/connections/{connection_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(connection)} aria-label={`Delete ${connection.name}`}>Delete</button> : null}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryView>
+      {editing ? <ConnectionDialog connection={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this connection?"
+        confirmLabel="Delete connection"
+        onClose={() => { setDeleting(null); remove.reset(); }}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        pending={remove.isPending}
+        error={remove.error}
+      >
+        <p>
+          Calls to <code>{deleting?.name}/…</code> models fail once <strong>{deleting?.name}</strong> is deleted, and its stored credential is erased.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function ConnectionDialog(props: { connection: Connection | null; onClose: () => void }) {
+  const editing = props.connection !== null;
+  const save = useApiMutation({
+    mutationFn: (body: any) =>
+      props.connection
+        ? callApi(dashboardClient.PATCH("/api/connections/{connection_id}", { params: { path: { connection_id: props.connection.id } }, body }))
+        : callApi(dashboardClient.POST("/api/connections", { body })),
+    invalidate: [["connections"]],
+  });
+  const form = useSchemaForm<ConnectionFormValues, unknown>({
+    operation: editing ? "patch /api/connections/{connection_id}" : "post /api/connections",
+    initial: connectionToFormValues(props.connection),
+    toBody: (values) => connectionFormToBody(values, editing),
+    send: save.mutateAsync,
+    onSuccess: props.onClose,
+  });
+  const values = form.values;
+  return (
+    <FormDialog title={editing ? `Edit ${props.connection!.name}` : "Add connection"} submitLabel={editing ? "Save" : "Add connection"} form={form} onClose={props.onClose} wide>
+      <div className="form-row">
+        <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="The <connection> part of model ids, e.g. openai" autoFocus />
+        <SelectField
+          label="Kind"
+          value={values.kind}
+          onChange={(value) => form.set("kind", value as ConnectionFormValues["kind"])}
+          error={form.errors.kind}
+          disabled={editing}
+          options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
+        />
+      </div>
+      {values.kind !== "demo" ? (
+        <>
+          <TextField label="Base URL" type="url" value={values.base_url} onChange={(value) => form.set("base_url", value)} error={form.errors.base_url} hint={values.kind === "systemone" ? "Required" : "Empty: the provider's public API"} />
+          <TextField
+            label={editing && props.connection?.has_credential ? "New API key (write-only)" : "API key (write-only)"}
+            type="password"
+            autoComplete="new-password"
+            value={values.credential}
+            onChange={(value) => form.set("credential", value)}
+            error={form.errors.credential}
+            hint={editing && props.connection?.has_credential ? "A key is stored. Leave empty to keep it; it is never shown." : "Stored encrypted; never shown again."}
+          />
+          {editing && props.connection?.has_credential ? <CheckboxField label="Remove the stored API key" checked={values.removeCredential} onChange={(checked) => form.set("removeCredential", checked)} /> : null}
+        </>
+      ) : null}
+      <TextAreaField label="Models" value={values.models} onChange={(value) => form.set("models", value)} error={form.errorFor("models")} hint="One <vendor>/<model> per line, e.g. openai/gpt-4o-mini" monospace />
+      <TextAreaField
+        label="Prices (USD per million tokens)"
+        value={values.prices}
+        onChange={(value) => form.set("prices", value)}
+        error={form.errorFor("prices")}
+        hint="One per line: vendor/model input output [cache_read cache_write]. Unlisted models use the built-in price table."
+        monospace
+        rows={3}
+      />
+      {values.kind !== "demo" ? (
+        <>
+          <TextAreaField label="Upstream model names" value={values.upstream_model_names} onChange={(value) => form.set("upstream_model_names", value)} error={form.errorFor("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
+          <TextAreaField label="Extra headers" value={values.headers} onChange={(value) => form.set("headers", value)} error={form.errorFor("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
+        </>
+      ) : null}
+      {values.kind !== "demo" ? (
+        <details>
+          <summary>Advanced: timeouts and provider quirks</summary>
+          <div className="stack" style={{ marginTop: "0.75rem" }}>
+            <div className="form-row">
+              {timeoutNames.map((name) => (
+                <TextField
+                  key={name}
+                  label={timeoutLabels[name]}
+                  type="number"
+                  value={values.timeouts[name]}
+                  onChange={(value) => form.update((current) => ({ ...current, timeouts: { ...current.timeouts, [name]: value } }))}
+                  error={form.errors[`timeouts.${name}`]}
+                  hint="ms; empty: the gateway's setting"
+                />
+              ))}
+            </div>
+            {values.kind === "openai" ? (
+              <SelectField
+                label="Log-probabilities"
+                value={values.logprobs}
+                onChange={(value) => form.set("logprobs", value as ConnectionFormValues["logprobs"])}
+                error={form.errors.logprobs}
+                options={[
+                  { value: "", label: "Measure them when the provider offers them" },
+                  { value: "true", label: "The provider supports logprobs" },
+                  { value: "false", label: "The provider rejects logprobs (decisions use stated probabilities)" },
+                ]}
+              />
+            ) : null}
+            {values.kind === "anthropic" ? (
+              <TextField label="Default max tokens" type="number" value={values.default_max_tokens} onChange={(value) => form.set("default_max_tokens", value)} error={form.errors.default_max_tokens} hint="For translated requests without an output cap; empty: 4096" />
+            ) : null}
+          </div>
+        </details>
+      ) : null}
+      <CheckboxField label="Enabled" checked={values.enabled} onChange={(checked) => form.set("enabled", checked)} />
+    </FormDialog>
+  );
+}

@@ -1,0 +1,194 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import type { GatewayRoute } from "../api/api-types.js";
+import { callApi, dashboardClient } from "../api/dashboard-client.js";
+import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ConfirmDialog } from "../components/confirm-dialog.js";
+import { EmptyState } from "../components/empty-state.js";
+import { CheckboxField, SelectField, TextField } from "../components/fields.js";
+import { FormDialog } from "../components/form-dialog.js";
+import { PageHeader } from "../components/page-header.js";
+import { QueryView } from "../components/query-view.js";
+import { StatusBadge } from "../components/status-badge.js";
+import { useApiMutation } from "../components/use-api-mutation.js";
+import { useSchemaForm } from "../components/use-schema-form.js";
+import { useSession } from "../session/session-context.js";
+
+/** Routing aliases: a name callers use, mapped to ordered or weighted targets with fallbacks. */
+export function RoutesScreen() {
+  const { can } = useSession();
+  const routes = useQuery(dashboardQueries.routes());
+  const [editing, setEditing] = useState<GatewayRoute | "new" | null>(null);
+  const [deleting, setDeleting] = useState<GatewayRoute | null>(null);
+  const remove = useApiMutation({
+    mutationFn: (route: GatewayRoute) => callApi(dashboardClient.DELETE("/api/routes/{route_id}", { params: { path: { route_id: route.id } } })),
+    invalidate: [["routes"]],
+    onSuccess: () => setDeleting(null),
+  });
+  const mayCreate = can("post /api/routes");
+  return (
+    <>
+      <PageHeader
+        title="Routes"
+        description="An alias (e.g. “fast”) that callers put in model, sent to one of several provider models: in priority order with fallbacks, by weight, or to the fastest."
+        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create route</button> : null}
+      />
+      <QueryView query={routes} label="routes">
+        {(list) =>
+          list.data.length === 0 ? (
+            <div className="card">
+              <EmptyState title="No routes yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create a route</button> : null}>
+                Without routes, callers name provider models directly.
+              </EmptyState>
+            </div>
+          ) : (
+            <div className="table-wrap">
+              <table aria-label="Routes">
+                <thead>
+                  <tr>
+                    <th scope="col">Alias</th>
+                    <th scope="col">Strategy</th>
+                    <th scope="col">Targets</th>
+                    <th scope="col">Session affinity</th>
+                    <th scope="col" className="numeric">Attempts</th>
+                    <th scope="col"><span className="visually-hidden">Actions</span></th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.map((route) => (
+                    <tr key={route.id}>
+                      <td className="mono">{route.alias}</td>
+                      <td>{route.strategy}</td>
+                      <td className="mono small">
+                        {route.targets.map((target, index) => (
+                          <div key={index}>
+                            {index + 1}. {target.model}
+                            {route.strategy === "weighted" ? ` (weight ${target.weight})` : ""}
+                          </div>
+                        ))}
+                      </td>
+                      <td>{route.affinity.enabled ? <StatusBadge tone="info">{route.affinity.ttl_seconds} s</StatusBadge> : "off"}</td>
+                      <td className="numeric">{route.retry.max_attempts}</td>
+                      <td className="row-actions">
+                        {can("patch /api/routes/{route_id}") ? <button type="button" className="button small" onClick={() => setEditing(route)}>Edit</button> : null}
+                        {can("delete /api/routes/{route_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(route)}>Delete</button> : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </QueryView>
+      {editing ? <RouteDialog route={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this route?"
+        confirmLabel="Delete route"
+        onClose={() => { setDeleting(null); remove.reset(); }}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        pending={remove.isPending}
+        error={remove.error}
+      >
+        <p>
+          Calls naming <code>{deleting?.alias}</code> fail with “model not found” once it is deleted.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+interface RouteFormValues {
+  alias: string;
+  strategy: string;
+  targets: { model: string; weight: string }[];
+  affinity: boolean;
+  ttl_seconds: string;
+  max_attempts: string;
+}
+
+function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void }) {
+  const save = useApiMutation({
+    mutationFn: (body: any) =>
+      props.route ? callApi(dashboardClient.PATCH("/api/routes/{route_id}", { params: { path: { route_id: props.route.id } }, body })) : callApi(dashboardClient.POST("/api/routes", { body })),
+    invalidate: [["routes"]],
+  });
+  const form = useSchemaForm<RouteFormValues, unknown>({
+    operation: props.route ? "patch /api/routes/{route_id}" : "post /api/routes",
+    initial: {
+      alias: props.route?.alias ?? "",
+      strategy: props.route?.strategy ?? "priority",
+      targets: props.route?.targets.map((target) => ({ model: target.model, weight: String(target.weight) })) ?? [{ model: "", weight: "1" }],
+      affinity: props.route?.affinity.enabled ?? false,
+      ttl_seconds: String(props.route?.affinity.ttl_seconds ?? 3600),
+      max_attempts: String(props.route?.retry.max_attempts ?? 1),
+    },
+    toBody: (values) => ({
+      body: {
+        alias: values.alias.trim(),
+        strategy: values.strategy,
+        targets: values.targets.map((target) => ({ model: target.model.trim(), weight: Number(target.weight) })),
+        affinity: { enabled: values.affinity, ttl_seconds: Number(values.ttl_seconds) },
+        retry: { max_attempts: Number(values.max_attempts) },
+      },
+    }),
+    send: save.mutateAsync,
+    onSuccess: props.onClose,
+    fieldOf: { "affinity.ttl_seconds": "ttl_seconds", "affinity.enabled": "affinity", "retry.max_attempts": "max_attempts" },
+  });
+  const setTarget = (index: number, change: Partial<{ model: string; weight: string }>) =>
+    form.update((values) => ({ ...values, targets: values.targets.map((target, position) => (position === index ? { ...target, ...change } : target)) }));
+  return (
+    <FormDialog title={props.route ? `Edit ${props.route.alias}` : "Create route"} submitLabel={props.route ? "Save" : "Create route"} form={form} onClose={props.onClose} wide>
+      <div className="form-row">
+        <TextField label="Alias" value={form.values.alias} onChange={(value) => form.set("alias", value)} error={form.errors.alias} hint="What callers put in model, e.g. fast" autoFocus />
+        <SelectField
+          label="Strategy"
+          value={form.values.strategy}
+          onChange={(value) => form.set("strategy", value)}
+          error={form.errors.strategy}
+          options={[
+            { value: "priority", label: "Priority (first, then fall back)" },
+            { value: "weighted", label: "Weighted" },
+            { value: "least-latency", label: "Least latency" },
+          ]}
+        />
+      </div>
+      <fieldset>
+        <legend>Targets</legend>
+        <div className="stack">
+          {form.values.targets.map((target, index) => (
+            <div className="form-row" key={index}>
+              <TextField label={`Target ${index + 1} model`} value={target.model} onChange={(value) => setTarget(index, { model: value })} error={form.errorFor(`targets[${index}]`)} placeholder="openai/openai/gpt-4o-mini" />
+              {form.values.strategy === "weighted" ? <TextField label="Weight" type="number" value={target.weight} onChange={(value) => setTarget(index, { weight: value })} /> : null}
+              <div className="field">
+                <span className="label" aria-hidden="true">&nbsp;</span>
+                <button
+                  type="button"
+                  className="button small"
+                  disabled={form.values.targets.length === 1}
+                  onClick={() => form.update((values) => ({ ...values, targets: values.targets.filter((_, position) => position !== index) }))}
+                  aria-label={`Remove target ${index + 1}`}
+                >
+                  Remove
+                </button>
+              </div>
+            </div>
+          ))}
+          {form.errors.targets ? <span className="error">{form.errors.targets}</span> : null}
+          <div>
+            <button type="button" className="button small" onClick={() => form.update((values) => ({ ...values, targets: [...values.targets, { model: "", weight: "1" }] }))} disabled={form.values.targets.length >= 20}>
+              Add target
+            </button>
+          </div>
+        </div>
+      </fieldset>
+      <div className="form-row">
+        <CheckboxField label="Session affinity" checked={form.values.affinity} onChange={(checked) => form.set("affinity", checked)} hint="Calls of one session stay on the same target" />
+        {form.values.affinity ? <TextField label="Affinity lifetime (seconds)" type="number" value={form.values.ttl_seconds} onChange={(value) => form.set("ttl_seconds", value)} error={form.errors.ttl_seconds} /> : null}
+        <TextField label="Attempts per call" type="number" value={form.values.max_attempts} onChange={(value) => form.set("max_attempts", value)} error={form.errors.max_attempts} hint="1 to 5, across targets" />
+      </div>
+    </FormDialog>
+  );
+}

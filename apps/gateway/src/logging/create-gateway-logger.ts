@@ -1,0 +1,102 @@
+import { type DestinationStream, type Logger, pino } from "pino";
+import type { GatewayLogger } from "../create-gateway-runtime.js";
+import { formatLogLineForPeople } from "./format-log-line-for-people.js";
+
+/**
+ * Field paths censored by pino's own redaction, wherever a caller puts them (a log line never
+ * carries a key, a password or a token even when someone logs the wrong object).
+ */
+export const redactedLogPaths = [
+  "authorization",
+  "cookie",
+  "password",
+  "secret",
+  "token",
+  "apiKey",
+  "api_key",
+  "credential",
+  "headers.authorization",
+  "headers.cookie",
+  'headers["x-api-key"]',
+  "*.authorization",
+  "*.cookie",
+  "*.password",
+  "*.secret",
+  "*.token",
+  "*.apiKey",
+  "*.api_key",
+  "*.credential",
+  '*.headers["x-api-key"]',
+];
+
+/** One request's line: ids, route and outcome; never keys, bodies or content. */
+export interface RequestLogFields {
+  request_id: string;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  organization_id?: string;
+  project_id?: string;
+}
+
+/** The gateway's logger: the {@link GatewayLogger} notices and errors, plus one line per request. */
+export interface GatewayJsonLogger extends GatewayLogger {
+  /** Writes one request's line at `info`. */
+  request(fields: RequestLogFields): void;
+  /** Whether request lines are written (the level is `info` or lower). */
+  readonly logsRequests: boolean;
+  /** The pino logger underneath. */
+  readonly pino: Logger;
+}
+
+/** Options of {@link createGatewayLogger}. */
+export interface GatewayLoggerOptions {
+  /** Least level written (default `info`). */
+  level?: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+  /** `json` lines, or `pretty` lines; default: pretty only when stdout is a terminal. */
+  format?: "json" | "pretty";
+  /** Where lines go (default stdout, written asynchronously in order). */
+  destination?: DestinationStream;
+  /** The `service` field of every line (default `gateway`). */
+  service?: string;
+}
+
+/**
+ * A pino logger writing JSON lines (`level`, `time`, `service`, fields, `msg`), with secrets
+ * censored by pino's redaction. Errors are logged by name, code and message, never with a stack
+ * (a stack can carry a secret from a provider's message). In a terminal the same lines are shown
+ * as short readable lines, in this process (no worker thread).
+ */
+export function createGatewayLogger(options: GatewayLoggerOptions = {}): GatewayJsonLogger {
+  const pretty = options.format === "pretty" || (options.format === undefined && process.stdout.isTTY === true);
+  const destination =
+    options.destination ??
+    (pretty ? { write: (line: string) => void process.stdout.write(formatLogLineForPeople(line)) } : pino.destination({ dest: 1, sync: false }));
+  const logger = pino(
+    {
+      level: options.level ?? "info",
+      base: { service: options.service ?? "gateway" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: redactedLogPaths, censor: "[redacted]" },
+    },
+    destination,
+  );
+  return {
+    info: (message, fields) => (fields === undefined ? logger.info(message) : logger.info(fields, message)),
+    error: (message, error, fields) => logger.error({ ...fields, ...(error === undefined ? {} : { err: describeError(error) }) }, message),
+    request: (fields) => logger.info(fields, "request"),
+    logsRequests: logger.isLevelEnabled("info"),
+    pino: logger,
+  };
+}
+
+/** An error as name, code and message only. */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { name: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}) };
+  }
+  return { message: String(error) };
+}

@@ -1,0 +1,186 @@
+import { randomUUID } from "node:crypto";
+import { GatewayError } from "@gateway/errors";
+import { createStreamRenderer } from "@gateway/provider-adapters";
+import type { InferenceEndpoint } from "../call/inference-endpoint.js";
+import type { ResponseStore } from "../runtime/response-store.js";
+import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
+import { guardResponsesOutput } from "./guard-responses-output.js";
+import { type ResponsesBody, parseResponsesBody } from "./parse-responses-body.js";
+
+type JsonObject = Record<string, unknown>;
+
+/** How long a stored response is kept when the gateway sets no retention (OpenAI keeps them 30 days). */
+export const defaultResponseRetentionMs = 30 * 24 * 60 * 60 * 1000;
+
+/** Options of {@link createResponsesEndpoint}. */
+export interface ResponsesEndpointOptions {
+  /** Where stored responses live; null: `store` and `previous_response_id` are refused (`unsupported_feature`). */
+  store: ResponseStore | null;
+  /** How long a stored response is kept (default 30 days). */
+  retentionMs?: number;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+/** What the endpoint knows of one call's conversation state (kept beside the request object it prepared). */
+interface ConversationState {
+  /** The caller's `previous_response_id`, or null. */
+  previousResponseId: string | null;
+  /** Whether the answer is stored (and reported `store: true`). */
+  store: boolean;
+  /** The caller's input as items (a string input is one user message). */
+  inputItems: JsonObject[];
+  /** The conversation the previous response left, or []. */
+  previousConversation: JsonObject[];
+}
+
+/**
+ * `POST /v1/responses`: the OpenAI Responses API on any provider (native for OpenAI connections
+ * that serve it, translated to chat completions or Anthropic messages otherwise), with the
+ * gateway's own conversation state:
+ *
+ * - `store` defaults to the project's content-capture setting. In a project that captures content
+ *   an answer is stored (as OpenAI does by default) unless the request says `store: false`; in a
+ *   project that does not, nothing is stored, `store: true` is refused (400
+ *   `unsupported_feature`, param `store`) and answers report `store: false`.
+ * - `previous_response_id` continues a stored response of the same project (one indexed read;
+ *   another project's id is not found: 404 `not_found`): the upstream receives the earlier turns'
+ *   items followed by the new input (`instructions` are not carried over, as in OpenAI's API).
+ *   Upstreams are always called with `store: false`, so no provider keeps the conversation.
+ * - A stored answer is written before its last byte reaches the caller (the JSON body; a stream's
+ *   terminal event), so the caller's next request finds it on any instance.
+ *
+ * Admission estimates the whole input (earlier turns included) and caps output by
+ * `max_output_tokens`. Output guardrails check output text and function-call arguments. Errors
+ * use the gateway body; a native provider's own error passes through.
+ */
+export function createResponsesEndpoint(options: ResponsesEndpointOptions): InferenceEndpoint<ResponsesBody> {
+  const { store } = options;
+  const retentionMs = options.retentionMs ?? defaultResponseRetentionMs;
+  const now = options.now ?? Date.now;
+  const states = new WeakMap<object, ConversationState>();
+  const stateOf = (request: ResponsesBody): ConversationState =>
+    states.get(request) ?? { previousResponseId: null, store: false, inputItems: inputItemsOf(request.input), previousConversation: [] };
+  const overridesOf = (state: ConversationState): JsonObject => ({ store: state.store, previous_response_id: state.previousResponseId });
+
+  return {
+    name: "responses",
+    serves: "responses",
+    errorFormat: "gateway",
+    capturesContent: true,
+    guardrailFormat: "openai_responses",
+    parse: parseResponsesBody,
+    model: (request) => request.model,
+
+    async prepare({ request, identity }) {
+      const captures = identity.project.captureContent;
+      if (request.store === true && !captures) {
+        throw new GatewayError("unsupported_feature", {
+          param: "store",
+          message: "This project does not capture content, so the gateway does not store responses: send 'store': false or leave it out.",
+        });
+      }
+      if (request.store === true && store === null) {
+        throw new GatewayError("unsupported_feature", { param: "store", message: "This gateway does not store responses." });
+      }
+      const previousResponseId = typeof request.previous_response_id === "string" ? request.previous_response_id : null;
+      let previousConversation: JsonObject[] = [];
+      if (previousResponseId !== null) {
+        // A project that does not capture content has nothing stored to continue (what it stored before is being deleted).
+        const found = store === null || !captures ? null : await store.get({ projectId: identity.project.id, id: previousResponseId });
+        if (found === null) {
+          throw new GatewayError("not_found", { param: "previous_response_id", message: `Previous response with id '${previousResponseId}' not found.` });
+        }
+        previousConversation = found.conversation;
+      }
+      const inputItems = inputItemsOf(request.input);
+      const upstream: JsonObject = { ...request };
+      delete upstream.previous_response_id;
+      delete upstream.store;
+      if (previousConversation.length > 0) upstream.input = [...previousConversation.map(itemForUpstream).filter((item) => item !== null), ...inputItems];
+      else if (upstream.input === undefined || upstream.input === null) upstream.input = inputItems;
+      const prepared = upstream as ResponsesBody;
+      states.set(prepared, { previousResponseId, store: store !== null && (request.store ?? captures) === true, inputItems, previousConversation });
+      return prepared;
+    },
+
+    admission: ({ snapshot, identity, plan, request, bodyBytes }) => {
+      const continued = stateOf(request).previousConversation.length > 0;
+      return estimateChatAdmission({
+        snapshot,
+        identity,
+        plan,
+        body: request,
+        ...(continued || bodyBytes === undefined ? {} : { bodyBytes }),
+        maxOutputTokens: typeof request.max_output_tokens === "number" && Number.isInteger(request.max_output_tokens) && request.max_output_tokens > 0 ? request.max_output_tokens : null,
+      });
+    },
+
+    async invoke({ adapter, request, target, context }) {
+      const answer = await adapter.responses(request, target, context);
+      if (answer.kind === "stream") return answer;
+      const overrides = overridesOf(stateOf(request));
+      const body = answer.body as JsonObject;
+      const changed = typeof body === "object" && body !== null && Object.entries(overrides).some(([key, value]) => body[key] !== value);
+      return {
+        kind: "json",
+        status: answer.status,
+        body: changed ? { ...body, ...overrides } : body,
+        ...(changed || answer.bodyText === undefined ? {} : { bodyText: answer.bodyText }),
+        ...(answer.headers === undefined ? {} : { headers: answer.headers }),
+        usage: answer.usage,
+      };
+    },
+
+    guardOutput: (body, guardrails) => guardResponsesOutput({ guardrails, body }),
+
+    streamRenderer: ({ format, request, target, requestId }) =>
+      createStreamRenderer({
+        from: format,
+        to: "openai-responses",
+        requestId,
+        model: target.qualifiedModel,
+        request,
+        responseOverrides: overridesOf(stateOf(request)),
+      }),
+
+    async complete({ request, identity, answer }) {
+      const state = stateOf(request);
+      if (!state.store || store === null || typeof answer !== "object" || answer === null) return;
+      const response = answer as JsonObject;
+      if (typeof response.id !== "string" || (response.status !== "completed" && response.status !== "incomplete")) return;
+      const createdAt = now();
+      await store.put({
+        id: response.id,
+        organizationId: identity.organization.id,
+        projectId: identity.project.id,
+        apiKeyId: identity.apiKey.id,
+        createdAt: new Date(createdAt),
+        expiresAt: new Date(createdAt + retentionMs),
+        response,
+        inputItems: state.inputItems.map((item) => (typeof item.id === "string" ? item : { id: `msg_${randomUUID().replaceAll("-", "")}`, ...item })),
+        conversation: [...state.previousConversation, ...state.inputItems, ...(Array.isArray(response.output) ? (response.output as JsonObject[]) : [])],
+      });
+    },
+  };
+}
+
+/** The caller's input as items: a string is one user message. */
+function inputItemsOf(input: unknown): JsonObject[] {
+  if (typeof input === "string") return [{ type: "message", role: "user", content: [{ type: "input_text", text: input }] }];
+  return Array.isArray(input) ? (input as JsonObject[]) : [];
+}
+
+/**
+ * A stored item as the upstream receives it again (upstreams are called with `store: false`, so
+ * they hold no items to refer to): message and function-call ids are left out, and reasoning
+ * items are sent only with their `encrypted_content` (without it the upstream cannot use them).
+ */
+function itemForUpstream(item: JsonObject): JsonObject | null {
+  if (item.type === "reasoning") return typeof item.encrypted_content === "string" ? item : null;
+  if ((item.type === "message" || item.type === "function_call" || item.type === "function_call_output") && typeof item.id === "string") {
+    const { id: _id, ...rest } = item;
+    return rest;
+  }
+  return item;
+}
