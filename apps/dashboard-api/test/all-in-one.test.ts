@@ -54,7 +54,8 @@ beforeAll(async () => {
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const deadline = Date.now() + 30_000;
-  while (!/dashboard API listening/.test(output)) {
+  // Both apps log their own line (in no fixed order).
+  while (!/dashboard API listening/.test(output) || !/Gateway listening on/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`pnpm start did not come up:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -72,10 +73,16 @@ afterAll(async () => {
 
 describe("pnpm start (gateway and dashboard in one process)", () => {
   it("serves a connection created in the dashboard, its credential decrypted by the gateway with the same key", async () => {
-    const gatewayUrl = /Gateway listening on (http:\/\/\S+)/.exec(output)![1]!;
-    const dashboardUrl = /"url":"(http:\/\/[^"]+)"[^\n]*dashboard API listening/.exec(output)![1]!;
-    const password = /password: ([^\s"]+)/.exec(output)![1]!;
-    const apiKey = /API key \(shown once, store it now\): (gak_\w+)/.exec(output)![1]!;
+    // The log is JSON lines (stdout is not a terminal here): read their messages and fields.
+    const lines = output
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; url?: string });
+    const messages = lines.map((line) => line.msg ?? "").join("\n");
+    const gatewayUrl = /Gateway listening on (http:\/\/\S+)/.exec(messages)![1]!;
+    const dashboardUrl = lines.find((line) => line.msg === "dashboard API listening")!.url!;
+    const password = /password: (\S+)/.exec(messages)![1]!;
+    const apiKey = /API key \(shown once, store it now\): (gak_\w+)/.exec(messages)![1]!;
 
     const login = await fetch(`${dashboardUrl}/v1/auth/login`, {
       method: "POST",

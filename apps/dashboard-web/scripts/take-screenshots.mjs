@@ -47,7 +47,8 @@ let browser;
 let database;
 try {
   const deadline = Date.now() + 30_000;
-  while (!/dashboard API listening/.test(output)) {
+  // Both apps log their own line (in no fixed order).
+  while (!/dashboard API listening/.test(output) || !/Gateway listening on/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`pnpm start did not come up:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

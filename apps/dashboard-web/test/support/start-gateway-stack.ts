@@ -56,7 +56,8 @@ export async function startGatewayStack(options: { smtpUrl: string }): Promise<G
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   const deadline = Date.now() + 30_000;
-  while (!/dashboard API listening/.test(output)) {
+  // Both apps log their own line (in no fixed order).
+  while (!/dashboard API listening/.test(output) || !/Gateway listening on/.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`pnpm start did not come up:\n${output}`);
