@@ -1,84 +1,18 @@
-import { createHash, randomBytes } from "node:crypto";
+import { storeMcpServerTokens } from "@gateway/db";
+import { type LocalOAuthServer, startLocalOAuthServer } from "@gateway/mcp/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFakeWebBuild } from "./support/fake-web-build.js";
-import { startLocalHttpServer, type ReceivedRequest } from "./support/local-http-server.js";
+import { startLocalHttpServer } from "./support/local-http-server.js";
 import { dashboardOrigin, startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
-/** A tiny OAuth 2.1 authorization server + MCP resource, written for this test. */
-async function startAuthorizationServer() {
-  const clients = new Map<string, { redirectUris: string[] }>();
-  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string; resource: string; scope: string }>();
-  const revoked: string[] = [];
-  const tokenRequests: URLSearchParams[] = [];
-  let base = "";
-  const json = (response: import("node:http").ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
-    response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
-  const server = await startLocalHttpServer((request: ReceivedRequest, response) => {
-    const url = new URL(request.path, base);
-    if (url.pathname === "/mcp") {
-      response.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` }).end();
-    } else if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
-      json(response, 200, { resource: `${base}/mcp`, authorization_servers: [`${base}/as`], scopes_supported: ["tickets:read", "tickets:write"] });
-    } else if (url.pathname === "/.well-known/oauth-authorization-server/as") {
-      json(response, 200, {
-        issuer: `${base}/as`,
-        authorization_endpoint: `${base}/as/authorize`,
-        token_endpoint: `${base}/as/token`,
-        registration_endpoint: `${base}/as/register`,
-        revocation_endpoint: `${base}/as/revoke`,
-        response_types_supported: ["code"],
-        code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
-      });
-    } else if (url.pathname === "/as/register" && request.method === "POST") {
-      const body = JSON.parse(request.body) as { redirect_uris: string[]; token_endpoint_auth_method: string };
-      const clientId = `client_${randomBytes(4).toString("hex")}`;
-      clients.set(clientId, { redirectUris: body.redirect_uris });
-      json(response, 201, { client_id: clientId, redirect_uris: body.redirect_uris, token_endpoint_auth_method: body.token_endpoint_auth_method });
-    } else if (url.pathname === "/as/authorize") {
-      const query = url.searchParams;
-      const client = clients.get(query.get("client_id") ?? "");
-      const redirectUri = query.get("redirect_uri") ?? "";
-      if (!client || !client.redirectUris.includes(redirectUri) || query.get("response_type") !== "code" || query.get("code_challenge_method") !== "S256" || query.get("resource") !== `${base}/mcp`) {
-        json(response, 400, { error: "invalid_request" });
-        return;
-      }
-      const code = randomBytes(8).toString("hex");
-      codes.set(code, { clientId: query.get("client_id")!, redirectUri, challenge: query.get("code_challenge")!, resource: query.get("resource")!, scope: query.get("scope") ?? "" });
-      const target = new URL(redirectUri);
-      target.searchParams.set("code", code);
-      target.searchParams.set("state", query.get("state")!);
-      response.writeHead(302, { location: target.toString() }).end();
-    } else if (url.pathname === "/as/token" && request.method === "POST") {
-      const form = new URLSearchParams(request.body);
-      tokenRequests.push(form);
-      const grant = codes.get(form.get("code") ?? "");
-      codes.delete(form.get("code") ?? "");
-      const verifierHash = createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url");
-      if (!grant || grant.clientId !== form.get("client_id") || grant.redirectUri !== form.get("redirect_uri") || grant.challenge !== verifierHash || grant.resource !== form.get("resource")) {
-        json(response, 400, { error: "invalid_grant" });
-        return;
-      }
-      json(response, 200, { access_token: `at_${randomBytes(16).toString("hex")}`, token_type: "Bearer", expires_in: 3600, refresh_token: `rt_${randomBytes(16).toString("hex")}`, scope: grant.scope });
-    } else if (url.pathname === "/as/revoke" && request.method === "POST") {
-      revoked.push(new URLSearchParams(request.body).get("token") ?? "");
-      response.writeHead(200).end();
-    } else {
-      json(response, 404, { error: "not_found" });
-    }
-  });
-  base = server.url;
-  return { ...server, revoked, tokenRequests, clients };
-}
-
 describe("MCP servers: OAuth 2.1 with PKCE against a local authorization server", () => {
-  let authorization: Awaited<ReturnType<typeof startAuthorizationServer>>;
+  let authorization: LocalOAuthServer;
   let harness: TestDashboard;
   let cookie: string;
   const webBuild = createFakeWebBuild();
 
   beforeAll(async () => {
-    authorization = await startAuthorizationServer();
+    authorization = await startLocalOAuthServer();
     harness = await startTestDashboard({ settings: { webRoot: webBuild.root } });
     const organizationId = (await harness.createOrganization()).id;
     const owner = await harness.createMember({ organizationId, role: "owner" });
@@ -196,5 +130,85 @@ describe("MCP servers: OAuth 2.1 with PKCE against a local authorization server"
     expect(JSON.stringify(server.body)).not.toContain("static-secret-token");
     expect((await call("POST", `/api/mcp/servers/${server.body.id}/oauth`)).status).toBe(400);
     expect((await call("POST", "/api/mcp/servers", { name: "no-token", url: "https://mcp.example.com/mcp", auth_kind: "bearer" })).status).toBe(400);
+  });
+});
+
+describe("MCP tokens for MCP clients", () => {
+  let harness: TestDashboard;
+  let organizationId: string;
+  let owner: string;
+  let member: string;
+  let memberProject: string;
+  let otherProject: string;
+
+  beforeAll(async () => {
+    harness = await startTestDashboard();
+    organizationId = (await harness.createOrganization()).id;
+    const ownerAccount = await harness.createMember({ organizationId, role: "owner" });
+    owner = await harness.login(ownerAccount.email, ownerAccount.password);
+    const memberAccount = await harness.createMember({ organizationId, role: "member" });
+    memberProject = (await harness.request("POST", "/api/projects", { cookie: owner, body: { name: "member's" } })).body.id;
+    otherProject = (await harness.request("POST", "/api/projects", { cookie: owner, body: { name: "not the member's" } })).body.id;
+    expect((await harness.request("PATCH", `/api/members/${memberAccount.userId}`, { cookie: owner, body: { project_ids: [memberProject] } })).status).toBe(200);
+    member = await harness.login(memberAccount.email, memberAccount.password);
+  });
+  afterAll(async () => harness.close());
+
+  const key = async (projectId: string) => (await harness.request("POST", "/api/api-keys", { cookie: owner, body: { name: "k", project_id: projectId } })).body.id as string;
+
+  it("issues a gmt_ token once, stores only its hash, narrows it to a server, and revokes it without touching the server's grant", async () => {
+    const apiKeyId = await key(memberProject);
+    const server = await harness.request("POST", "/api/mcp/servers", { cookie: owner, body: { name: "authorized", url: "https://mcp.example.com/mcp" } });
+    await storeMcpServerTokens(harness.database, { organizationId, id: server.body.id, tokens: { accessToken: "at_upstream", refreshToken: "rt_upstream" }, expiresAt: null }, { secretBox: harness.dashboard.services.secrets });
+    const issued = await harness.request("POST", "/api/mcp/tokens", { cookie: member, body: { name: "my IDE", api_key_id: apiKeyId, server_id: server.body.id } });
+    expect(issued.status, issued.text).toBe(201);
+    expect(issued.headers.get("cache-control")).toBe("no-store");
+    expect(issued.body).toMatchObject({ kind: "issued", name: "my IDE", api_key_id: apiKeyId, server_id: server.body.id, status: "active", object: "mcp.token" });
+    expect(issued.body.token).toMatch(/^gmt_[A-Za-z0-9_-]{43}$/);
+    expect(issued.body.prefix).toBe(issued.body.token.slice(0, 10));
+    const row = await harness.database.prisma.mcpToken.findUniqueOrThrow({ where: { id: issued.body.id } });
+    expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(issued.body.token);
+    const listed = await harness.request("GET", "/api/mcp/tokens", { cookie: member });
+    expect(JSON.stringify(listed.body)).not.toContain(issued.body.token);
+    expect(listed.body.data.find((token: { id: string }) => token.id === issued.body.id)).toMatchObject({ kind: "issued" });
+
+    const revoked = await harness.request("DELETE", `/api/mcp/tokens/${issued.body.id}`, { cookie: member });
+    expect(revoked.body).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
+    expect((await harness.request("GET", `/api/mcp/servers/${server.body.id}`, { cookie: owner })).body).toMatchObject({ status: "connected", has_credentials: true });
+  });
+
+  it("refuses tokens for another project's key, a revoked or unknown key, a past expiry, or an unknown server", async () => {
+    const foreign = await harness.request("POST", "/api/mcp/tokens", { cookie: member, body: { name: "x", api_key_id: await key(otherProject) } });
+    expect(foreign.status).toBe(403);
+    expect((await harness.request("POST", "/api/mcp/tokens", { cookie: owner, body: { name: "x", api_key_id: "missing" } })).body.error.details.param).toBe("api_key_id");
+    const revokedKey = await key(memberProject);
+    await harness.request("DELETE", `/api/api-keys/${revokedKey}`, { cookie: owner });
+    expect((await harness.request("POST", "/api/mcp/tokens", { cookie: owner, body: { name: "x", api_key_id: revokedKey } })).status).toBe(400);
+    const apiKeyId = await key(memberProject);
+    expect((await harness.request("POST", "/api/mcp/tokens", { cookie: owner, body: { name: "x", api_key_id: apiKeyId, expires_at: "2000-01-01T00:00:00Z" } })).body.error.details.param).toBe("expires_at");
+    expect((await harness.request("POST", "/api/mcp/tokens", { cookie: owner, body: { name: "x", api_key_id: apiKeyId, server_id: "missing" } })).status).toBe(404);
+  });
+
+  it("revokes a key's tokens with the key, and leaves grant revocation to mcp:write", async () => {
+    const apiKeyId = await key(memberProject);
+    const issued = await harness.request("POST", "/api/mcp/tokens", { cookie: member, body: { name: "cli", api_key_id: apiKeyId } });
+    await harness.request("DELETE", `/api/api-keys/${apiKeyId}`, { cookie: owner });
+    const listed = await harness.request("GET", "/api/mcp/tokens?status=revoked", { cookie: owner });
+    expect(listed.body.data.map((token: { id: string }) => token.id)).toContain(issued.body.id);
+
+    const server = await harness.request("POST", "/api/mcp/servers", { cookie: owner, body: { name: "granted", url: "https://mcp.example.com/granted" } });
+    const grant = await harness.database.prisma.mcpToken.create({ data: { organizationId, serverId: server.body.id, name: "granted (OAuth)", prefix: "at_abc", scopes: [] } });
+    const refused = await harness.request("DELETE", `/api/mcp/tokens/${grant.id}`, { cookie: member });
+    expect(refused.status).toBe(403);
+    expect((await harness.request("DELETE", `/api/mcp/tokens/${grant.id}`, { cookie: owner })).body).toMatchObject({ kind: "grant", status: "revoked" });
+  });
+
+  it("takes only server names that make valid tool-name prefixes", async () => {
+    const spaced = await harness.request("POST", "/api/mcp/servers", { cookie: owner, body: { name: "my tools", url: "https://mcp.example.com/a" } });
+    expect(spaced.status).toBe(400);
+    expect(spaced.body.error.details).toMatchObject({ param: "name" });
+    expect((await harness.request("POST", "/api/mcp/servers", { cookie: owner, body: { name: "under_score", url: "https://mcp.example.com/b" } })).status).toBe(400);
+    expect((await harness.request("POST", "/api/mcp/servers", { cookie: owner, body: { name: "github-enterprise", url: "https://mcp.example.com/c" } })).status).toBe(201);
   });
 });

@@ -15,6 +15,7 @@ import {
   runListModels,
   runStoredResponseRequest,
 } from "@gateway/pipeline";
+import type { McpGateway } from "@gateway/mcp";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import { buildGatewayOpenApiDocument } from "./openapi-document.js";
 import { readJsonBody } from "./read-json-body.js";
@@ -24,6 +25,8 @@ import { writeJson, writeStream } from "./write-pipeline-response.js";
 export interface GatewayAppDependencies extends PipelineDependencies {
   /** Largest accepted request body in bytes (413 `request_too_large` beyond it). */
   bodyLimitBytes: number;
+  /** Loads the MCP endpoint (`/mcp` and its protected-resource metadata) on first use; absent: not served. */
+  mcp?: () => Promise<McpGateway>;
   /** Told about unexpected failures (for logs); the client only sees a generic 500. */
   onInternalError?: (error: unknown, requestId: string) => void;
   /** How long stored Responses are kept (default 30 days). */
@@ -57,12 +60,16 @@ export interface GatewayHandler {
 
 type RouteHandler = (request: IncomingMessage, response: ServerResponse, context: GatewayRequestContext) => Promise<void> | void;
 
+/** Where the MCP endpoint is served. */
+export const mcpPath = "/mcp";
+
 /**
  * The gateway's HTTP entry, on `node:http` with the `find-my-way` router: `POST /v1/systemone`,
  * `POST /v1/chat/completions`, `POST /v1/messages`, `POST /v1/messages/count_tokens`,
  * `POST /v1/responses` (with `GET` / `DELETE /v1/responses/{id}` and
- * `GET /v1/responses/{id}/input_items`), `POST /v1/embeddings`, `GET /v1/models` and
- * `GET /openapi.json`. Every request takes the same steps in the same
+ * `GET /v1/responses/{id}/input_items`), `POST /v1/embeddings`, `GET /v1/models`, the MCP
+ * endpoint (`/mcp`, with its protected-resource metadata under `/.well-known/oauth-protected-resource`)
+ * and `GET /openapi.json`. Every request takes the same steps in the same
  * order, with no hidden control flow: its id is set (`x-request-id` on every answer, success,
  * error, unknown route or 500), the hooks run, then the router (paths case-insensitive, a
  * trailing slash and the query string ignored, as Express matched them). The inference routes
@@ -130,6 +137,21 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   route("GET", "/v1/models", (request, response, context) => {
     writeJson(response, runListModels(dependencies, { requestId: context.requestId, headers: request.headers }));
   });
+  const loadMcp = dependencies.mcp;
+  if (loadMcp !== undefined) {
+    const serveMcp: RouteHandler = async (request, response, context) =>
+      (await loadMcp()).handle(request, response, {
+        requestId: context.requestId,
+        startedAt: context.startedAt,
+        readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
+      });
+    // Streamable HTTP: every message is a POST; GET and DELETE (2025 sessions) are answered 405 by the SDK.
+    for (const method of ["POST", "GET", "DELETE"] as const) route(method, mcpPath, serveMcp);
+    const metadata: RouteHandler = async (request, response) =>
+      writeJson(response, { status: 200, headers: {}, body: (await loadMcp()).protectedResourceMetadata(request) });
+    route("GET", `/.well-known/oauth-protected-resource${mcpPath}`, metadata);
+    route("GET", "/.well-known/oauth-protected-resource", metadata);
+  }
   // Built once: the document depends only on the code.
   const openApiDocument = JSON.stringify(buildGatewayOpenApiDocument());
   route("GET", "/openapi.json", (_request, response) => {

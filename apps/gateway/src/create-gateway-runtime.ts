@@ -22,6 +22,7 @@ import {
   createAdapterRegistry,
   combineCallObservers,
   createBudgetThresholdEvent,
+  createMcpAuthorizationFailedEvent,
   createControlPlaneChangeChannel,
   createDeliveryDispatcher,
   createMemoryResponseStore,
@@ -34,6 +35,8 @@ import {
 } from "@gateway/pipeline";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
+import type { McpGateway, McpGrantStore } from "@gateway/mcp";
+import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
@@ -90,6 +93,11 @@ export interface GatewayRuntimeOptions {
         | "streamFirstByteTimeoutMs"
         | "streamIdleTimeoutMs"
         | "streamMaxDurationMs"
+        | "mcpTimeoutMs"
+        | "mcpListTimeoutMs"
+        | "mcpCatalogTtlMs"
+        | "mcpAllowedOrigins"
+        | "publicUrl"
         | "traces"
         | "tracePropagation"
         | "serviceName"
@@ -106,6 +114,11 @@ export interface GatewayRuntimeOptions {
   onDeliveryReport?: (report: DeliveryReport) => void;
   /** Steps run for every request before routing (metrics, logs). */
   hooks?: readonly GatewayRequestHook[];
+  /**
+   * Where MCP servers' OAuth grants are read and refreshed tokens stored (`@gateway/db`'s raw-driver
+   * functions); without it an expired grant cannot be refreshed (its calls fail with `mcp_authorization_failed`).
+   */
+  mcpGrants?: McpGrantStore;
   /** Told about every inference call (metrics); traces are the runtime's own (`settings.traces`). */
   observer?: InferenceCallObserver;
   /** Told about snapshot reloads, usage-queue and delivery drops (metrics). */
@@ -219,6 +232,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       };
     },
   };
+  /** Set once the MCP side can be loaded (the snapshot may reload before). */
+  let preloadMcp: (() => void) | null = null;
   const snapshots = createSnapshotHolder({
     source,
     pollIntervalMs: settings.snapshotPollMs,
@@ -229,9 +244,10 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     // This instance noticed a change by polling: tell the others at once (before loading it
     // ourselves) so that they load in parallel instead of waiting for their own poll.
     onVersionChange: (version) => changes?.announce(version),
-    onReload: (_snapshot, reason) => {
+    onReload: (snapshot, reason) => {
       events.snapshotReloaded?.(reason);
       if (reason !== "start") void refreshDeliveryTargets();
+      if (reason !== "start" && snapshot.snapshot.mcpServers.length > 0) preloadMcp?.();
     },
   });
   await snapshots.start();
@@ -286,8 +302,9 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
   });
+  const notificationGate = createNotificationGate({ redis: redis ?? null, keyPrefix });
   const admission = notifyAdmissionRefusals(controller, {
-    gate: createNotificationGate({ redis: redis ?? null, keyPrefix }),
+    gate: notificationGate,
     notify: (organizationId, event) => delivery.notify(organizationId, event),
   });
   const usage = {
@@ -323,6 +340,41 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   };
   const observer = combineCallObservers([options.observer, tracing?.observer]);
   if (observer !== undefined) dependencies.observer = observer;
+  // The MCP side (the MCP SDK, about 9 MB) is loaded on the first MCP request, or at once when
+  // the control plane has MCP servers: a gateway without them never pays for it.
+  let mcp: Promise<McpGateway> | null = null;
+  const loadMcp = (): Promise<McpGateway> =>
+    (mcp ??= import("@gateway/mcp").then((module) => {
+      const grants = module.createMcpGrantRefresher({
+        store: options.mcpGrants ?? noMcpGrantStore,
+        timeoutMs: settings.mcpListTimeoutMs ?? 10_000,
+        onAuthorizationFailed: (server, reason) => {
+          logger.error(`The MCP server '${server.name}' (${server.id}) needs to be authorized again: ${reason}`);
+          // Once per server and grant across instances (the failed token's fingerprint names the grant).
+          const grant = createHash("sha256").update(server.accessToken ?? "").digest("hex").slice(0, 16);
+          void notificationGate.firstTime(`mcp_server.authorization_failed:${server.id}:${grant}`, 86_400).then((first) => {
+            if (first) delivery.notify(server.organizationId, createMcpAuthorizationFailedEvent({ serverId: server.id, serverName: server.name, reason }));
+          });
+        },
+      });
+      const upstream = module.createMcpUpstreamPool({
+        grants,
+        callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
+        listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
+        catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,
+      });
+      const gateway = module.createMcpGateway({
+        dependencies,
+        upstream,
+        publicUrl: settings.publicUrl,
+        allowedOrigins: settings.mcpAllowedOrigins ?? [],
+        onError: (message, error) => logger.error(message, error),
+      });
+      return { ...gateway, close: async () => void (await Promise.all([gateway.close(), upstream.close()])) };
+    }));
+  dependencies.mcp = loadMcp;
+  preloadMcp = () => void loadMcp().catch((error: unknown) => logger.error("Loading the MCP endpoint failed.", error));
+  if (snapshots.current().snapshot.mcpServers.length > 0) preloadMcp();
   return {
     handler: createGatewayHandler(dependencies, { hooks: options.hooks ?? [] }),
     dependencies,
@@ -342,6 +394,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     async close(closeOptions = {}) {
       clearInterval(deliveryRefreshTimer);
       await snapshots.stop();
+      if (mcp !== null) await (await mcp).close();
       const timeoutMs = closeOptions.timeoutMs ?? 10_000;
       await Promise.all([
         usageQueue.close({ timeoutMs }),
@@ -364,3 +417,10 @@ function organizationOfBudget(snapshot: CompiledSnapshot, budgetId: string): str
 }
 
 const silentLogger: GatewayLogger = { info: () => undefined, error: () => undefined };
+
+/** Without a database: no grant can be read, so an expired one cannot be refreshed. */
+const noMcpGrantStore: McpGrantStore = {
+  read: async () => null,
+  storeRefreshed: async () => false,
+  markFailed: async () => false,
+};

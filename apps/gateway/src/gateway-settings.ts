@@ -27,6 +27,11 @@ const settingsSchema = z.object({
   GATEWAY_STREAM_MAX_DURATION_MS: integer(0).default(0),
   GATEWAY_RESPONSES_RETENTION_DAYS: integer(1).max(3650).default(30),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
+  GATEWAY_MCP_TIMEOUT_MS: integer(1).default(60_000),
+  GATEWAY_MCP_LIST_TIMEOUT_MS: integer(1).default(10_000),
+  GATEWAY_MCP_CATALOG_TTL_MS: integer(0).default(10_000),
+  GATEWAY_MCP_ALLOWED_ORIGINS: z.string().default(""),
+  GATEWAY_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   GATEWAY_POSTGRES_LISTEN: z.enum(["on", "off"]).default("on"),
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
   GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
@@ -90,6 +95,16 @@ export interface GatewaySettings {
   /** How long stored Responses (`store`) are kept, in days (default 30, as OpenAI keeps them). */
   responsesRetentionDays: number;
   snapshotPollMs: number;
+  /** MCP: the longest one call to an upstream MCP server (a tool call, a prompt, a resource read) may take. */
+  mcpTimeoutMs: number;
+  /** MCP: the longest connecting to an upstream MCP server, refreshing its grant, or one of its lists may take. */
+  mcpListTimeoutMs: number;
+  /** MCP: how long an upstream server's list of tools, prompts and resources is reused (0: never). */
+  mcpCatalogTtlMs: number;
+  /** MCP: browser origins allowed to call `/mcp` (requests without `Origin` always pass). */
+  mcpAllowedOrigins: string[];
+  /** The gateway's public base URL (in the MCP endpoint's `WWW-Authenticate` and metadata); unset: from the request's Host. */
+  publicUrl: string | undefined;
   /** PostgreSQL: LISTEN for control-plane changes (`GATEWAY_POSTGRES_LISTEN=off` behind a transaction-pooling proxy). */
   postgresListen: boolean;
   /** Usage events per database write; unset: 100 on SQLite (written on the event loop), 500 on PostgreSQL. */
@@ -164,6 +179,11 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     streamMaxDurationMs: values.GATEWAY_STREAM_MAX_DURATION_MS,
     responsesRetentionDays: values.GATEWAY_RESPONSES_RETENTION_DAYS,
     snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
+    mcpTimeoutMs: values.GATEWAY_MCP_TIMEOUT_MS,
+    mcpListTimeoutMs: values.GATEWAY_MCP_LIST_TIMEOUT_MS,
+    mcpCatalogTtlMs: values.GATEWAY_MCP_CATALOG_TTL_MS,
+    mcpAllowedOrigins: values.GATEWAY_MCP_ALLOWED_ORIGINS.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""),
+    publicUrl: values.GATEWAY_PUBLIC_URL,
     postgresListen: values.GATEWAY_POSTGRES_LISTEN === "on",
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,
     usageFlushMs: values.GATEWAY_USAGE_FLUSH_MS,

@@ -133,7 +133,7 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
     info: {
       title: "AI Gateway inference API",
       version: options.version ?? "0.1.0",
-      description: "OpenAI-compatible chat completions, the OpenAI Responses API (with stored conversations) and embeddings, Anthropic-compatible messages and token counting, typed decisions and model listing per API key.",
+      description: "OpenAI-compatible chat completions, the OpenAI Responses API (with stored conversations) and embeddings, Anthropic-compatible messages and token counting, typed decisions, model listing per API key, and the MCP endpoint serving the registered MCP servers.",
     },
     security: [{ bearer: [] }],
     paths: {
@@ -274,6 +274,56 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
           },
         },
       },
+      "/mcp": {
+        post: {
+          operationId: "mcp",
+          tags: ["MCP"],
+          summary: "The MCP endpoint (Streamable HTTP)",
+          description:
+            "One JSON-RPC message per POST (MCP 2026-07-28, and the 2025 revisions with `initialize`; no sessions). Serves the tools, " +
+            "prompts and resources of the organization's registered MCP servers that the caller may use, as `<server>__<name>` and " +
+            "`mcp-gateway://<server>/...`. Authenticate with a gateway API key (`gak_...`) or an MCP token (`gmt_...`); without one: " +
+            "401 with `WWW-Authenticate` naming the protected-resource metadata.",
+          security: [{ bearer: [] }, { mcpToken: [] }],
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 request or notification." } } } },
+          responses: {
+            "200": { description: "The JSON-RPC response (JSON or a server-sent event stream).", headers: requestIdHeader, content: { "application/json": { schema: { type: "object" } }, ...sse } },
+            "202": { description: "A notification was accepted." },
+            "401": { description: "Missing or invalid credential (`WWW-Authenticate: Bearer resource_metadata=...`).", headers: requestIdHeader, content: json("GatewayError") },
+            "403": { description: "A browser `Origin` that is not allowed (`GATEWAY_MCP_ALLOWED_ORIGINS`).", content: { "application/json": { schema: { type: "object" } } } },
+          },
+        },
+        get: {
+          operationId: "mcp_stream",
+          tags: ["MCP"],
+          summary: "Not served: the endpoint keeps no sessions and opens no standalone stream (405)",
+          security: [{ bearer: [] }, { mcpToken: [] }],
+          responses: { "405": { description: "Method not allowed." }, "401": { description: "Missing or invalid credential." } },
+        },
+        delete: {
+          operationId: "mcp_end_session",
+          tags: ["MCP"],
+          summary: "Not served: there are no sessions to end (405)",
+          security: [{ bearer: [] }, { mcpToken: [] }],
+          responses: { "405": { description: "Method not allowed." }, "401": { description: "Missing or invalid credential." } },
+        },
+      },
+      "/.well-known/oauth-protected-resource/mcp": {
+        get: {
+          operationId: "get_mcp_protected_resource_metadata",
+          tags: ["MCP"],
+          security: [],
+          responses: { "200": { description: "RFC 9728 protected-resource metadata of the MCP endpoint.", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+      "/.well-known/oauth-protected-resource": {
+        get: {
+          operationId: "get_protected_resource_metadata",
+          tags: ["MCP"],
+          security: [],
+          responses: { "200": { description: "The same document, at the root well-known location.", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
       "/openapi.json": {
         get: {
           operationId: "get_openapi_document",
@@ -287,6 +337,7 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "A project API key (`gak_...`)." },
         anthropicApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "A project API key (`gak_...`), as Anthropic clients send it." },
+        mcpToken: { type: "http", scheme: "bearer", description: "An MCP token (`gmt_...`) issued in the dashboard: the MCP endpoint only, acting as its API key." },
       },
       schemas: {
         DecisionRequest: withoutDialect(decisionRequestJsonSchema),

@@ -6,7 +6,10 @@ import {
   listEnabledNotificationChannels,
   listEnabledTelemetryDestinations,
   loadControlPlaneSnapshot,
+  markMcpServerAuthorizationFailed,
   readControlPlaneVersion,
+  readMcpServerGrant,
+  storeRefreshedMcpServerTokens,
   recordNotificationDelivery,
   recordTelemetryDelivery,
   subscribeControlPlaneChanges,
@@ -113,6 +116,12 @@ export async function serveGateway<D extends ServableDatabase>(
         );
       },
       sink: { write: async (events) => void (await writeUsageBatch(database, events)) },
+      // MCP servers' OAuth grants, refreshed on the raw driver (the writes reach every instance as a snapshot change).
+      mcpGrants: {
+        read: (serverId) => readMcpServerGrant(database, serverId, { secretBox }),
+        storeRefreshed: (input) => storeRefreshedMcpServerTokens(database, input, { secretBox }),
+        markFailed: (input) => markMcpServerAuthorizationFailed(database, input),
+      },
       // Stored Responses: one primary-key read per `previous_response_id`, one write before the answer's last byte.
       responseStore: {
         get: (key) => readStoredResponse(database, key),

@@ -60,11 +60,16 @@ describe("the gateway's HTTP entry", () => {
 
   it("lists the routes it serves", () => {
     expect([...gateway.runtime.handler.routes].sort()).toEqual([
+      "DELETE /mcp",
       "DELETE /v1/responses/:id",
+      "GET /.well-known/oauth-protected-resource",
+      "GET /.well-known/oauth-protected-resource/mcp",
+      "GET /mcp",
       "GET /openapi.json",
       "GET /v1/models",
       "GET /v1/responses/:id",
       "GET /v1/responses/:id/input_items",
+      "POST /mcp",
       "POST /v1/chat/completions",
       "POST /v1/embeddings",
       "POST /v1/messages",

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { type Database, generateApiKey } from "@gateway/db";
+import { type Database, createMcpToken, generateApiKey, generateToken, hashToken } from "@gateway/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningGateway, startGateway } from "../src/start-gateway.js";
 import { startServerProcess } from "./support/server-process.js";
@@ -45,6 +45,36 @@ afterAll(async () => {
 const listModels = (url: string) => fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${apiKey}` } });
 
 describe("two gateway processes on one database", () => {
+  it("an MCP token revoked by raw SQL from another process is refused by the child's MCP endpoint within one second", async () => {
+    const key = await local.database.prisma.apiKey.findFirstOrThrow({ where: { revokedAt: null } });
+    const secret = generateToken("gmt_");
+    await createMcpToken(local.database, { organizationId: key.organizationId, apiKeyId: key.id, name: "ide", prefix: secret.slice(0, 8), tokenHash: hashToken(secret) });
+    const listTools = async () =>
+      (
+        await fetch(`${childUrl}/mcp`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+        })
+      ).status;
+    let status = 401;
+    for (const started = Date.now(); status === 401 && Date.now() - started < 3000; ) {
+      status = await listTools();
+      if (status === 401) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(status).toBe(200);
+    const revokedAt = Date.now();
+    expect(await local.database.prisma.$executeRawUnsafe("UPDATE mcp_tokens SET revoked_at = CURRENT_TIMESTAMP WHERE revoked_at IS NULL")).toBe(1);
+    while (status !== 401 && Date.now() - revokedAt < 3000) {
+      status = await listTools();
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const elapsed = Date.now() - revokedAt;
+    console.log(`MCP token revocation seen by the child after ${elapsed} ms`);
+    expect(status).toBe(401);
+    expect(elapsed).toBeLessThan(1000);
+  });
+
   it("a key revoked by raw SQL from another process is refused by the child within one second", async () => {
     expect((await listModels(childUrl)).status).toBe(200);
     const revokedAt = Date.now();

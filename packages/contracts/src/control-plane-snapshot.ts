@@ -19,6 +19,10 @@ export interface ControlPlaneSnapshot {
   policies: SnapshotPolicy[];
   budgets: SnapshotBudget[];
   rateLimits: SnapshotRateLimit[];
+  /** Registered MCP servers (every status: the gateway serves only connected ones). */
+  mcpServers: SnapshotMcpServer[];
+  /** MCP tokens the gateway issued to MCP clients that are not revoked (they may still be expired). */
+  mcpTokens: SnapshotMcpToken[];
 }
 
 /** An organization of the snapshot. */
@@ -144,4 +148,44 @@ export interface SnapshotRateLimit {
   requestsPerWindow: number | null;
   tokensPerWindow: number | null;
   concurrency: number | null;
+}
+
+/** An MCP server's transport upstream. */
+export type McpTransport = "streamable_http" | "sse";
+
+/** How the gateway authenticates to an MCP server. */
+export type McpAuthKind = "none" | "bearer" | "oauth";
+
+/** An MCP server registered by an organization; its access token is decrypted in memory only. */
+export interface SnapshotMcpServer {
+  id: string;
+  organizationId: string;
+  /** Unique per organization; the `<server>` part of the tool names the gateway serves. */
+  name: string;
+  url: string;
+  transport: McpTransport;
+  authKind: McpAuthKind;
+  status: "pending" | "connected" | "error" | "disconnected";
+  /** The bearer token or OAuth access token sent upstream; null when none is stored. */
+  accessToken: string | null;
+  /** When the OAuth access token expires; null when unknown or never. */
+  accessTokenExpiresAt: Date | null;
+}
+
+/**
+ * An MCP token the gateway issued to an MCP client (a desktop assistant, an IDE): it acts as
+ * its API key on the MCP endpoint only, optionally narrowed to one server.
+ */
+export interface SnapshotMcpToken {
+  id: string;
+  organizationId: string;
+  /** The API key the token acts as (its project, policies, rate limits and budgets apply). */
+  apiKeyId: string;
+  /** Only this server's tools, prompts and resources; null: every server the key may use. */
+  serverId: string | null;
+  /** The user it was issued to. */
+  userId: string | null;
+  /** Hex SHA-256 of the full `gmt_` secret. */
+  tokenHash: string;
+  expiresAt: Date | null;
 }

@@ -1,9 +1,13 @@
 export type {
   ConnectionKind,
   ControlPlaneSnapshot,
+  McpAuthKind,
+  McpTransport,
   SnapshotApiKey,
   SnapshotBudget,
   SnapshotConnection,
+  SnapshotMcpServer,
+  SnapshotMcpToken,
   SnapshotOrganization,
   SnapshotPolicy,
   SnapshotProject,

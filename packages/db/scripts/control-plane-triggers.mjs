@@ -15,24 +15,29 @@ export const CONTROL_PLANE_TABLES = [
   "rate_limits",
   "teams",
   "team_members",
+  "mcp_servers",
+  "mcp_tokens",
 ];
 
-/** api_keys columns whose changes are NOT control-plane changes (written in the background). */
-const API_KEY_IGNORED_COLUMNS = ["last_used_at", "updated_at"];
+/** Per table, columns whose changes are NOT control-plane changes (written in the background). */
+const IGNORED_COLUMNS = {
+  api_keys: ["last_used_at", "updated_at"],
+  mcp_tokens: ["last_used_at"],
+};
 
-/** Columns of api_keys as created by the CREATE TABLE (and ALTERs) in the given SQL texts. */
-function apiKeyColumns(sqlTexts) {
+/** Columns of `table` as created by the CREATE TABLE (and ALTERs) in the given SQL texts. */
+function tableColumns(table, sqlTexts) {
   const columns = new Set();
   for (const sql of sqlTexts) {
-    const create = /CREATE TABLE "api_keys" \(([\s\S]*?)\n\);/.exec(sql);
+    const create = new RegExp(`CREATE TABLE "(?:new_)?${table}" \\(([\\s\\S]*?)\\n\\);`).exec(sql);
     if (create) {
       columns.clear();
       for (const match of create[1].matchAll(/^\s+"([a-z_]+)" /gm)) columns.add(match[1]);
     }
-    for (const match of sql.matchAll(/ALTER TABLE "api_keys" ADD COLUMN "([a-z_]+)"/g)) columns.add(match[1]);
-    for (const match of sql.matchAll(/ALTER TABLE "api_keys" DROP COLUMN "([a-z_]+)"/g)) columns.delete(match[1]);
+    for (const match of sql.matchAll(new RegExp(`ALTER TABLE "${table}" ADD COLUMN "([a-z_]+)"`, "g"))) columns.add(match[1]);
+    for (const match of sql.matchAll(new RegExp(`ALTER TABLE "${table}" DROP COLUMN "([a-z_]+)"`, "g"))) columns.delete(match[1]);
   }
-  if (columns.size === 0) throw new Error("control-plane triggers: no CREATE TABLE \"api_keys\" found");
+  if (columns.size === 0) throw new Error(`control-plane triggers: no CREATE TABLE "${table}" found`);
   return [...columns];
 }
 
@@ -42,7 +47,9 @@ function apiKeyColumns(sqlTexts) {
  */
 export function controlPlaneTriggerSql(provider, { previousMigrations, structural }) {
   const texts = [...previousMigrations.map((file) => readFileSync(file, "utf8")), structural];
-  const watchedApiKeyColumns = apiKeyColumns(texts).filter((column) => !API_KEY_IGNORED_COLUMNS.includes(column));
+  const watchedColumns = Object.fromEntries(
+    Object.entries(IGNORED_COLUMNS).map(([table, ignored]) => [table, tableColumns(table, texts).filter((column) => !ignored.includes(column))]),
+  );
   const lines = ["-- ControlPlaneVersion: hand-written by scripts/control-plane-triggers.mjs"];
   if (provider === "sqlite") {
     lines.push(`INSERT OR IGNORE INTO "control_plane_version" ("id", "version") VALUES (1, 1);`);
@@ -50,8 +57,8 @@ export function controlPlaneTriggerSql(provider, { previousMigrations, structura
       for (const operation of ["INSERT", "UPDATE", "DELETE"]) {
         const triggerName = `${table}_control_plane_${operation.toLowerCase()}`;
         const event =
-          operation === "UPDATE" && table === "api_keys"
-            ? `UPDATE OF ${watchedApiKeyColumns.map((column) => `"${column}"`).join(", ")}`
+          operation === "UPDATE" && watchedColumns[table] !== undefined
+            ? `UPDATE OF ${watchedColumns[table].map((column) => `"${column}"`).join(", ")}`
             : operation;
         lines.push(`DROP TRIGGER IF EXISTS "${triggerName}";`);
         lines.push(
@@ -64,17 +71,18 @@ export function controlPlaneTriggerSql(provider, { previousMigrations, structura
     lines.push(
       `CREATE OR REPLACE FUNCTION "bump_control_plane_version"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE "control_plane_version" SET "version" = "version" + 1 WHERE "id" = 1; PERFORM pg_notify('gateway_control_plane', TG_TABLE_NAME); RETURN NULL; END; $$;`,
     );
-    const ignored = API_KEY_IGNORED_COLUMNS.map((column) => `'${column}'`).join(" - ");
     for (const table of CONTROL_PLANE_TABLES) {
       const triggerName = `${table}_control_plane`;
       lines.push(`DROP TRIGGER IF EXISTS "${triggerName}" ON "${table}";`);
       lines.push(`DROP TRIGGER IF EXISTS "${triggerName}_update" ON "${table}";`);
-      if (table === "api_keys") {
+      const ignored = IGNORED_COLUMNS[table];
+      if (ignored !== undefined) {
+        const without = ignored.map((column) => `'${column}'`).join(" - ");
         lines.push(
           `CREATE TRIGGER "${triggerName}" AFTER INSERT OR DELETE OR TRUNCATE ON "${table}" FOR EACH STATEMENT EXECUTE FUNCTION "bump_control_plane_version"();`,
         );
         lines.push(
-          `CREATE TRIGGER "${triggerName}_update" AFTER UPDATE ON "${table}" FOR EACH ROW WHEN ((to_jsonb(OLD) - ${ignored}) IS DISTINCT FROM (to_jsonb(NEW) - ${ignored})) EXECUTE FUNCTION "bump_control_plane_version"();`,
+          `CREATE TRIGGER "${triggerName}_update" AFTER UPDATE ON "${table}" FOR EACH ROW WHEN ((to_jsonb(OLD) - ${without}) IS DISTINCT FROM (to_jsonb(NEW) - ${without})) EXECUTE FUNCTION "bump_control_plane_version"();`,
         );
       } else {
         lines.push(

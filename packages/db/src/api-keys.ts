@@ -166,18 +166,20 @@ export async function updateApiKey(
 }
 
 /**
- * Revokes a key permanently; the row stays as audit evidence. Revoking again keeps the first
- * `revokedAt`/`revokedByUserId`; `revoked` tells whether this call revoked it (false when it
- * already was, so callers audit a revocation once). 404 when the key is not in the organization.
+ * Revokes a key permanently, with the MCP tokens issued for it (they act as the key); the rows
+ * stay as audit evidence. Revoking again keeps the first `revokedAt`/`revokedByUserId`;
+ * `revoked` tells whether this call revoked it (false when it already was, so callers audit a
+ * revocation once). 404 when the key is not in the organization.
  */
 export async function revokeApiKey(
   db: DatabaseClient,
   input: { organizationId: string; id: string; revokedByUserId?: string | null; now?: Date },
 ): Promise<{ apiKey: ApiKeyRecord; revoked: boolean }> {
-  const result = await db.prisma.apiKey.updateMany({
-    where: { id: input.id, organizationId: input.organizationId, revokedAt: null },
-    data: { revokedAt: input.now ?? new Date(), revokedByUserId: input.revokedByUserId ?? null },
-  });
+  const revocation = { revokedAt: input.now ?? new Date(), revokedByUserId: input.revokedByUserId ?? null };
+  const [result] = await db.prisma.$transaction([
+    db.prisma.apiKey.updateMany({ where: { id: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation }),
+    db.prisma.mcpToken.updateMany({ where: { apiKeyId: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation }),
+  ]);
   const key = await getApiKey(db, input.organizationId, input.id);
   if (!key) throw new GatewayError("not_found", { message: "api key not found" });
   return { apiKey: key, revoked: result.count > 0 };

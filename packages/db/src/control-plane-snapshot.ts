@@ -12,7 +12,20 @@ import {
 } from "./json-values.js";
 import { readControlPlaneVersion } from "./read-control-plane-version.js";
 import { type SqlClient, sqlBoolean, sqlDate, sqlJson, sqlNullableNumber, sqlNullableString, sqlNumber } from "./sql-client.js";
-import { CONNECTION_KINDS, ROUTE_STRATEGIES, POLICY_SCOPES, BUDGET_SCOPES, BUDGET_PERIODS, BUDGET_MODES, RATE_LIMIT_SCOPES, assertOneOf } from "./enums.js";
+import {
+  CONNECTION_KINDS,
+  ROUTE_STRATEGIES,
+  POLICY_SCOPES,
+  BUDGET_SCOPES,
+  BUDGET_PERIODS,
+  BUDGET_MODES,
+  RATE_LIMIT_SCOPES,
+  MCP_AUTH_KINDS,
+  MCP_SERVER_STATUSES,
+  MCP_TRANSPORTS,
+  assertOneOf,
+} from "./enums.js";
+import { decodeMcpServerTokens } from "./mcp-server-grants.js";
 
 /** Options of `loadControlPlaneSnapshot`. */
 export interface LoadControlPlaneSnapshotOptions {
@@ -35,11 +48,17 @@ const snapshotQueries = {
     'SELECT "id", "organization_id", "name", "scope", "scope_id", "amount_micros", "period", "mode", "thresholds" FROM "budgets" ORDER BY "id"',
   rateLimits:
     'SELECT "id", "organization_id", "scope", "scope_id", "window_seconds", "requests_per_window", "tokens_per_window", "concurrency" FROM "rate_limits" ORDER BY "id"',
+  mcpServers:
+    'SELECT "id", "organization_id", "name", "url", "transport", "auth_kind", "status", "tokens_ciphertext", "tokens_expires_at" FROM "mcp_servers" ORDER BY "organization_id", "name"',
+  // Only tokens the gateway issued to MCP clients (a hash and a key): grant records carry neither.
+  mcpTokens:
+    'SELECT "id", "organization_id", "api_key_id", "server_id", "user_id", "token_hash", "expires_at" FROM "mcp_tokens" WHERE "revoked_at" IS NULL AND "token_hash" IS NOT NULL AND "api_key_id" IS NOT NULL ORDER BY "id"',
 } as const;
 
 /**
  * Loads the whole control plane with plain SELECTs on the raw driver (no Prisma: the gateway
- * process loads snapshots without the ORM runtime). The version is read FIRST: a change that
+ * process loads snapshots without the ORM runtime). MCP servers come with their access tokens
+ * decrypted (in memory only) and MCP tokens with their hashes. The version is read FIRST: a change that
  * lands while the rest is read makes the version move again, so the next poll reloads (never a
  * stale snapshot labelled as current). Revoked keys are left out (expired ones stay: the
  * gateway refuses them by `expiresAt`). Stored JSON is validated and a bad value throws naming
@@ -49,7 +68,7 @@ const snapshotQueries = {
 export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadControlPlaneSnapshotOptions): Promise<ControlPlaneSnapshot> {
   const version = await readControlPlaneVersion(db);
   const read = (sql: string) => db.queryStatement({ sql, args: [] });
-  const [organizations, projects, apiKeys, connections, routes, policies, budgets, rateLimits] = await Promise.all([
+  const [organizations, projects, apiKeys, connections, routes, policies, budgets, rateLimits, mcpServers, mcpTokens] = await Promise.all([
     read(snapshotQueries.organizations),
     read(snapshotQueries.projects),
     read(snapshotQueries.apiKeys),
@@ -58,6 +77,8 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
     read(snapshotQueries.policies),
     read(snapshotQueries.budgets),
     read(snapshotQueries.rateLimits),
+    read(snapshotQueries.mcpServers),
+    read(snapshotQueries.mcpTokens),
   ]);
   return {
     version,
@@ -167,6 +188,40 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
       requestsPerWindow: sqlNullableNumber(row.requests_per_window),
       tokensPerWindow: sqlNullableNumber(row.tokens_per_window),
       concurrency: sqlNullableNumber(row.concurrency),
+    })),
+    mcpServers: mcpServers.map((row) => {
+      const id = String(row.id);
+      const name = String(row.name);
+      const where = `mcp_servers ${id}`;
+      let accessToken: string | null = null;
+      if (row.tokens_ciphertext !== null && row.tokens_ciphertext !== undefined) {
+        try {
+          accessToken = decodeMcpServerTokens(String(row.tokens_ciphertext), options.secretBox).accessToken || null;
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          throw Object.assign(new Error(`MCP server "${name}" (${id}): ${message}`), { name: "SecretBoxError", cause: error });
+        }
+      }
+      return {
+        id,
+        organizationId: String(row.organization_id),
+        name,
+        url: String(row.url),
+        transport: assertOneOf(MCP_TRANSPORTS, String(row.transport), `${where} transport`),
+        authKind: assertOneOf(MCP_AUTH_KINDS, String(row.auth_kind), `${where} auth_kind`),
+        status: assertOneOf(MCP_SERVER_STATUSES, String(row.status), `${where} status`),
+        accessToken,
+        accessTokenExpiresAt: sqlDate(row.tokens_expires_at),
+      };
+    }),
+    mcpTokens: mcpTokens.map((row) => ({
+      id: String(row.id),
+      organizationId: String(row.organization_id),
+      apiKeyId: String(row.api_key_id),
+      serverId: sqlNullableString(row.server_id),
+      userId: sqlNullableString(row.user_id),
+      tokenHash: String(row.token_hash),
+      expiresAt: sqlDate(row.expires_at),
     })),
   };
 }

@@ -25,5 +25,7 @@ export type { TelemetryDestinationWithConfig, TelemetryDestinationRecord } from 
 export { listEnabledNotificationChannels, recordNotificationDelivery } from "./notification-channels.js";
 export type { NotificationChannelWithConfig, NotificationChannelRecord } from "./notification-channels.js";
 export { timeOrderedId } from "./time-ordered-id.js";
+export { readMcpServerGrant, storeRefreshedMcpServerTokens, markMcpServerAuthorizationFailed } from "./mcp-server-grants.js";
+export type { McpServerGrant, McpServerTokens } from "./mcp-server-grants.js";
 export { isApiKeyFormat, hashApiKey } from "./api-key.js";
 export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteStoredResponsesSweep } from "./stored-responses.js";

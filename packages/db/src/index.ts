@@ -203,7 +203,9 @@ export {
   getMcpServerClientSecret,
 } from "./mcp-servers.js";
 export type { McpServerRecord, McpServerInput, McpServerTokens, PendingMcpOAuth } from "./mcp-servers.js";
-export { createMcpToken, listMcpTokens, getMcpToken, findActiveMcpTokenByHash, revokeMcpToken } from "./mcp-tokens.js";
+export { createMcpToken, listMcpTokens, getMcpToken, revokeMcpToken } from "./mcp-tokens.js";
+export { readMcpServerGrant, storeRefreshedMcpServerTokens, markMcpServerAuthorizationFailed } from "./mcp-server-grants.js";
+export type { McpServerGrant } from "./mcp-server-grants.js";
 export type { McpTokenRecord } from "./mcp-tokens.js";
 export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
 export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";

@@ -4,6 +4,7 @@ import { MCP_AUTH_KINDS, MCP_SERVER_STATUSES, MCP_TRANSPORTS } from "./enums.js"
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import { toMcpTokenRecord, type McpTokenRecord } from "./mcp-tokens.js";
 import type { SecretBox } from "./secret-box.js";
+import { decodeMcpServerTokens, encodeMcpServerTokens, type McpServerTokens } from "./mcp-server-grants.js";
 
 /** An MCP server as the dashboard sees it (no tokens, no secrets, no pending PKCE data). */
 export interface McpServerRecord {
@@ -24,29 +25,9 @@ export interface McpServerRecord {
   updatedAt: Date;
 }
 
-/** Tokens of an MCP server (decrypted, in memory only). */
-export interface McpServerTokens {
-  accessToken: string;
-  refreshToken?: string | null;
-  tokenType?: string | null;
-  scope?: string | null;
-}
+export type { McpServerTokens } from "./mcp-server-grants.js";
 
-/** Stored (encrypted) with the OAuth token response's field names (RFC 6749 section 5.1). */
-function encodeTokens(tokens: McpServerTokens, secretBox: SecretBox): string {
-  return secretBox.encrypt(
-    JSON.stringify({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken ?? null, token_type: tokens.tokenType ?? null, scope: tokens.scope ?? null }),
-  );
-}
-
-/** Reads stored tokens (also the camelCase layout older rows may carry). */
-function decodeTokens(ciphertext: string, secretBox: SecretBox): McpServerTokens {
-  const stored = JSON.parse(secretBox.decrypt(ciphertext)) as Record<string, string | null | undefined>;
-  const text = (snake: string, camel: string): string | null => stored[snake] ?? stored[camel] ?? null;
-  return { accessToken: text("access_token", "accessToken") ?? "", refreshToken: text("refresh_token", "refreshToken"), tokenType: text("token_type", "tokenType"), scope: text("scope", "scope") };
-}
-
-const bearerTokens = (token: string, secretBox: SecretBox) => encodeTokens({ accessToken: token, tokenType: "Bearer" }, secretBox);
+const bearerTokens = (token: string, secretBox: SecretBox) => encodeMcpServerTokens({ accessToken: token, tokenType: "Bearer" }, secretBox);
 
 type Transaction = Parameters<Parameters<DatabaseClient["prisma"]["$transaction"]>[0]>[0];
 
@@ -271,7 +252,7 @@ export async function completeMcpServerOAuth(
     await revokeServerTokens(transaction, existing.id, { revokedByUserId: input.userId, now });
     const server = await transaction.mcpServer.update({
       where: { id: existing.id },
-      data: { tokensCiphertext: encodeTokens(input.tokens, options.secretBox), tokensExpiresAt: input.expiresAt, status: "connected", statusMessage: null },
+      data: { tokensCiphertext: encodeMcpServerTokens(input.tokens, options.secretBox), tokensExpiresAt: input.expiresAt, status: "connected", statusMessage: null },
     });
     const token = await transaction.mcpToken.create({
       data: {
@@ -300,7 +281,7 @@ export async function storeMcpServerTokens(
     await translateWrite("MCP server", () =>
       db.prisma.mcpServer.update({
         where: { id: input.id, organizationId: input.organizationId },
-        data: { tokensCiphertext: encodeTokens(input.tokens, options.secretBox), tokensExpiresAt: input.expiresAt, status: "connected", statusMessage: null },
+        data: { tokensCiphertext: encodeMcpServerTokens(input.tokens, options.secretBox), tokensExpiresAt: input.expiresAt, status: "connected", statusMessage: null },
       }),
     ),
   );
@@ -318,7 +299,7 @@ export async function clearMcpServerTokens(db: DatabaseClient, organizationId: s
 /** The decrypted tokens of a server, or null. */
 export async function getMcpServerTokens(db: DatabaseClient, organizationId: string, id: string, options: { secretBox: SecretBox }): Promise<McpServerTokens | null> {
   const row = await db.prisma.mcpServer.findFirst({ where: { id, organizationId }, select: { tokensCiphertext: true } });
-  return row?.tokensCiphertext ? decodeTokens(row.tokensCiphertext, options.secretBox) : null;
+  return row?.tokensCiphertext ? decodeMcpServerTokens(row.tokensCiphertext, options.secretBox) : null;
 }
 
 /** The decrypted OAuth client secret of a server (for token requests), or null. */

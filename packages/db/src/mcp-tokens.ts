@@ -4,15 +4,19 @@ import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 import { translateWrite } from "./repository-support.js";
 
 /**
- * An MCP token record: a token the gateway issued to an MCP client (only its hash is stored), or
- * the record of an MCP server's OAuth grant (no gateway token: the upstream tokens are stored
- * encrypted on the server; see `completeMcpServerOAuth`).
+ * An MCP token record: a token the gateway issued to an MCP client (only its hash is stored; it
+ * acts as `apiKeyId` on the MCP endpoint), or the record of an MCP server's OAuth grant (no
+ * gateway token: the upstream tokens are stored encrypted on the server; see `completeMcpServerOAuth`).
  */
 export interface McpTokenRecord {
   id: string;
   organizationId: string;
   serverId: string | null;
   userId: string | null;
+  /** The API key a gateway-issued token acts as; null for grant records. */
+  apiKeyId: string | null;
+  /** Whether the gateway issued it to an MCP client (it has a hash); false for grant records. */
+  issued: boolean;
   name: string;
   prefix: string;
   scopes: string[];
@@ -25,19 +29,42 @@ export interface McpTokenRecord {
 
 type Row = Awaited<ReturnType<DatabaseClient["prisma"]["mcpToken"]["findFirstOrThrow"]>>;
 /** A token row without its hash, JSON parsed. */
-export const toMcpTokenRecord = ({ tokenHash: _hash, ...row }: Row): McpTokenRecord => ({ ...row, scopes: parseJsonColumn(stringArraySchema, row.scopes, `mcp_tokens ${row.id} scopes`) });
+export const toMcpTokenRecord = ({ tokenHash, ...row }: Row): McpTokenRecord => ({
+  ...row,
+  issued: tokenHash !== null,
+  scopes: parseJsonColumn(stringArraySchema, row.scopes, `mcp_tokens ${row.id} scopes`),
+});
 
 /**
  * Stores a token by hash (`hashToken(token)` of the secret the gateway hands to an MCP client;
- * null for grant records that carry no gateway token); `prefix` is for display.
+ * null for grant records that carry no gateway token); `prefix` is for display. A gateway-issued
+ * token names the API key it acts as (`apiKeyId`, an active key of the organization; 400 otherwise)
+ * and may be narrowed to one server (`serverId`).
  */
 export async function createMcpToken(
   db: DatabaseClient,
-  input: { organizationId: string; serverId?: string | null; userId?: string | null; name: string; prefix: string; tokenHash?: string | null; scopes?: string[]; expiresAt?: Date | null },
+  input: {
+    organizationId: string;
+    serverId?: string | null;
+    userId?: string | null;
+    apiKeyId?: string | null;
+    name: string;
+    prefix: string;
+    tokenHash?: string | null;
+    scopes?: string[];
+    expiresAt?: Date | null;
+  },
 ): Promise<McpTokenRecord> {
   if (input.serverId) {
     const server = await db.prisma.mcpServer.findFirst({ where: { id: input.serverId, organizationId: input.organizationId }, select: { id: true } });
     if (!server) throw new GatewayError("invalid_request", { message: "server_id does not name an MCP server of this organization", param: "server_id" });
+  }
+  if (input.apiKeyId) {
+    const key = await db.prisma.apiKey.findFirst({ where: { id: input.apiKeyId, organizationId: input.organizationId, revokedAt: null }, select: { id: true } });
+    if (!key) throw new GatewayError("invalid_request", { message: "api_key_id does not name an active API key of this organization", param: "api_key_id" });
+  }
+  if (input.tokenHash && !input.apiKeyId) {
+    throw new GatewayError("invalid_request", { message: "A token the gateway issues acts as an API key: api_key_id is required", param: "api_key_id" });
   }
   return toMcpTokenRecord(
     await translateWrite("MCP token", () =>
@@ -46,6 +73,7 @@ export async function createMcpToken(
           organizationId: input.organizationId,
           serverId: input.serverId ?? null,
           userId: input.userId ?? null,
+          apiKeyId: input.apiKeyId ?? null,
           name: input.name,
           prefix: input.prefix,
           tokenHash: input.tokenHash ?? null,
@@ -57,16 +85,17 @@ export async function createMcpToken(
   );
 }
 
-/** Tokens of an organization (optionally one user's or one server's), newest first; revoked ones only when asked. */
+/** Tokens of an organization (optionally one user's, one server's or one key's), newest first; revoked ones only when asked. */
 export async function listMcpTokens(
   db: DatabaseClient,
-  input: { organizationId: string; userId?: string; serverId?: string; includeRevoked?: boolean },
+  input: { organizationId: string; userId?: string; serverId?: string; apiKeyId?: string; includeRevoked?: boolean },
 ): Promise<McpTokenRecord[]> {
   const rows = await db.prisma.mcpToken.findMany({
     where: {
       organizationId: input.organizationId,
       ...(input.userId ? { userId: input.userId } : {}),
       ...(input.serverId ? { serverId: input.serverId } : {}),
+      ...(input.apiKeyId ? { apiKeyId: input.apiKeyId } : {}),
       ...(input.includeRevoked ? {} : { revokedAt: null }),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -77,12 +106,6 @@ export async function listMcpTokens(
 /** The token (revoked or not), or null when it is not in the organization. */
 export async function getMcpToken(db: DatabaseClient, organizationId: string, id: string): Promise<McpTokenRecord | null> {
   const row = await db.prisma.mcpToken.findFirst({ where: { id, organizationId } });
-  return row ? toMcpTokenRecord(row) : null;
-}
-
-/** A token that is active at `now` (not revoked, not expired), or null. */
-export async function findActiveMcpTokenByHash(db: DatabaseClient, tokenHash: string, now = new Date()): Promise<McpTokenRecord | null> {
-  const row = await db.prisma.mcpToken.findFirst({ where: { tokenHash, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } });
   return row ? toMcpTokenRecord(row) : null;
 }
 

@@ -6,7 +6,8 @@ const versionQuery = { sql: 'SELECT "version" FROM "control_plane_version" WHERE
  * The control-plane version: one indexed single-row read on the raw driver, cheap enough to
  * poll several times a second. Triggers bump it on every INSERT/UPDATE/DELETE of
  * organizations, projects, api_keys (except `last_used_at`), connections, routes, policies,
- * budgets, rate_limits, teams and team_members, including raw SQL from other processes.
+ * budgets, rate_limits, teams, team_members, mcp_servers and mcp_tokens (except `last_used_at`),
+ * including raw SQL from other processes.
  */
 export async function readControlPlaneVersion(db: SqlClient): Promise<string> {
   const rows = await db.queryStatement(versionQuery);

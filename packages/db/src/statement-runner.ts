@@ -181,19 +181,28 @@ export function createPostgresqlStatementQuery(pool: pg.Pool): StatementQuery {
   return async (statement) => (await pool.query({ text: statement.sql, values: statement.args, types: rawTypes })).rows as Record<string, unknown>[];
 }
 
-/** PostgreSQL: a client of the shared pool, BEGIN..COMMIT around the statements. */
+/**
+ * PostgreSQL: a client of the shared pool, BEGIN..COMMIT around the statements. While it is
+ * checked out the client's `error` event is ours to handle (the pool listens only to idle
+ * clients): a connection lost mid-transaction fails the call, never the process.
+ */
 export function createPostgresqlStatementRunner(pool: pg.Pool): StatementRunner {
   return async (statements) => {
     if (statements.length === 0) return;
     const client = await pool.connect();
+    let lost: Error | undefined;
+    const onLost = (error: Error) => void (lost = error);
+    client.on("error", onLost);
     try {
       await client.query("BEGIN");
       for (const statement of statements) await client.query(statement.sql, statement.args);
       await client.query("COMMIT");
-      client.release();
+      client.off("error", onLost);
+      client.release(lost);
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      client.release(error instanceof Error ? error : undefined);
+      if (lost === undefined) await client.query("ROLLBACK").catch(() => undefined);
+      client.off("error", onLost);
+      client.release(lost ?? (error instanceof Error ? error : undefined));
       throw error;
     }
   };

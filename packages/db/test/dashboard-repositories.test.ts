@@ -268,9 +268,14 @@ describe.each(databaseTargets)("dashboard repositories on $provider", (target) =
     await deleteUser(db, person.id);
     expect((await claimMcpServerOAuthState(db, hashToken("state-3"), { secretBox }))?.pendingUserId).toBeNull();
     expect(await getMcpServer(db, org.id, created.id)).not.toBeNull();
-    // Gateway-issued tokens keep unique hashes.
-    await createMcpToken(db, { organizationId: org.id, name: "cli", prefix: "mcp_ab", tokenHash: hashToken("mcp-secret") });
-    expect((await gatewayErrorOf(createMcpToken(db, { organizationId: org.id, name: "again", prefix: "mcp_ab", tokenHash: hashToken("mcp-secret") }))).code).toBe("conflict");
+    // Gateway-issued tokens act as an active key of the organization and keep unique hashes.
+    const project = await createProject(db, { organizationId: org.id, name: "mcp" });
+    const { apiKey } = await createApiKey(db, { organizationId: org.id, projectId: project.id, name: "mcp key" });
+    expect((await gatewayErrorOf(createMcpToken(db, { organizationId: org.id, name: "keyless", prefix: "gmt_ab", tokenHash: hashToken("keyless") }))).param).toBe("api_key_id");
+    expect((await gatewayErrorOf(createMcpToken(db, { organizationId: org.id, apiKeyId: "missing", name: "ghost", prefix: "gmt_ab", tokenHash: hashToken("ghost") }))).param).toBe("api_key_id");
+    const issued = await createMcpToken(db, { organizationId: org.id, apiKeyId: apiKey.id, name: "cli", prefix: "gmt_ab", tokenHash: hashToken("mcp-secret") });
+    expect(issued).toMatchObject({ apiKeyId: apiKey.id, issued: true });
+    expect((await gatewayErrorOf(createMcpToken(db, { organizationId: org.id, apiKeyId: apiKey.id, name: "again", prefix: "gmt_ab", tokenHash: hashToken("mcp-secret") }))).code).toBe("conflict");
   });
 
   it.skipIf(target.skip)("lists destinations with their decrypted configuration, oldest first", async () => {

@@ -9,6 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addTeamMember,
   createApiKey,
+  createMcpServer,
+  createMcpToken,
+  completeMcpServerOAuth,
+  beginMcpServerOAuth,
   createMembership,
   createNotificationChannel,
   createOrganization,
@@ -29,6 +33,15 @@ import {
   upsertRateLimit,
   upsertRouteByAlias,
   listEnabledNotificationChannels,
+  getMcpServer,
+  getMcpServerTokens,
+  hashToken,
+  listMcpTokens,
+  markMcpServerAuthorizationFailed,
+  readMcpServerGrant,
+  revokeApiKey,
+  revokeMcpToken,
+  storeRefreshedMcpServerTokens,
   listEnabledTelemetryDestinations,
   recordNotificationDelivery,
   recordTelemetryDelivery,
@@ -222,6 +235,102 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     expect(await getNotificationChannel(db, org.id, channel.id)).toMatchObject({ lastDeliveryOk: true, lastDeliveryAt: at });
     const [listed] = await inOtherTimeZone(() => listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id }));
     expect(listed).toMatchObject({ lastDeliveryOk: false, lastDeliveryAt: at });
+  });
+  it.skipIf(target.skip)("serves MCP servers and issued MCP tokens in the snapshot; their changes move the version (not last_used_at)", async () => {
+    const org = await createOrganization(db, { name: "Mcp", slug: `mcp-${randomBytes(3).toString("hex")}` });
+    const project = await createProject(db, { organizationId: org.id, name: "p" });
+    const { apiKey } = await createApiKey(db, { organizationId: org.id, projectId: project.id, name: "k" });
+    const server = await createMcpServer(db, { organizationId: org.id, name: "tickets", url: "http://127.0.0.1:9/mcp", transport: "streamable_http", authKind: "bearer", bearerToken: "upstream-bearer" }, { secretBox });
+    const open = await createMcpServer(db, { organizationId: org.id, name: "open", url: "http://127.0.0.1:9/open", transport: "streamable_http", authKind: "none" }, { secretBox });
+    const issued = await createMcpToken(db, { organizationId: org.id, apiKeyId: apiKey.id, serverId: server.id, name: "ide", prefix: "gmt_abc", tokenHash: hashToken("gmt_secret") });
+    await createMcpToken(db, { organizationId: org.id, serverId: server.id, name: "grant record", prefix: "at_xyz" });
+
+    const snapshot = await loadControlPlaneSnapshot(dataPlane, { secretBox });
+    expect(snapshot.mcpServers.filter((entry) => entry.organizationId === org.id)).toEqual([
+      { id: open.id, organizationId: org.id, name: "open", url: "http://127.0.0.1:9/open", transport: "streamable_http", authKind: "none", status: "connected", accessToken: null, accessTokenExpiresAt: null },
+      { id: server.id, organizationId: org.id, name: "tickets", url: "http://127.0.0.1:9/mcp", transport: "streamable_http", authKind: "bearer", status: "connected", accessToken: "upstream-bearer", accessTokenExpiresAt: null },
+    ]);
+    expect(snapshot.mcpTokens.filter((entry) => entry.organizationId === org.id)).toEqual([
+      { id: issued.id, organizationId: org.id, apiKeyId: apiKey.id, serverId: server.id, userId: null, tokenHash: hashToken("gmt_secret"), expiresAt: null },
+    ]);
+
+    const placeholder = db.provider === "postgresql" ? "$1" : "?";
+    const before = await readControlPlaneVersion(dataPlane);
+    await db.prisma.$executeRawUnsafe(`UPDATE mcp_tokens SET last_used_at = CURRENT_TIMESTAMP WHERE id = ${placeholder}`, issued.id);
+    expect(await readControlPlaneVersion(dataPlane)).toBe(before);
+    await revokeMcpToken(db, { organizationId: org.id, id: issued.id });
+    const afterRevoke = await readControlPlaneVersion(dataPlane);
+    expect(afterRevoke).not.toBe(before);
+    expect((await loadControlPlaneSnapshot(dataPlane, { secretBox })).mcpTokens.some((entry) => entry.id === issued.id)).toBe(false);
+    await db.prisma.$executeRawUnsafe(`DELETE FROM mcp_servers WHERE id = ${placeholder}`, open.id);
+    expect(await readControlPlaneVersion(dataPlane)).not.toBe(afterRevoke);
+
+    // Revoking the key a token acts as revokes the token with it; deleting the key deletes it.
+    const second = await createMcpToken(db, { organizationId: org.id, apiKeyId: apiKey.id, name: "cli", prefix: "gmt_def", tokenHash: hashToken("gmt_other") });
+    await revokeApiKey(db, { organizationId: org.id, id: apiKey.id });
+    const afterKeyRevoked = await loadControlPlaneSnapshot(dataPlane, { secretBox });
+    expect(afterKeyRevoked.apiKeys.some((key) => key.id === apiKey.id)).toBe(false);
+    expect(afterKeyRevoked.mcpTokens.some((entry) => entry.id === second.id)).toBe(false);
+    expect((await listMcpTokens(db, { organizationId: org.id, includeRevoked: true })).find((token) => token.id === second.id)?.revokedAt).not.toBeNull();
+    await db.prisma.apiKey.delete({ where: { id: apiKey.id } });
+    expect((await listMcpTokens(db, { organizationId: org.id, includeRevoked: true })).map((token) => token.name)).toEqual(["grant record"]);
+  });
+
+  it.skipIf(target.skip)("refreshes an MCP server's OAuth grant on the raw driver: compare and swap, encrypted, grant expiry moved; failures marked", async () => {
+    const org = await createOrganization(db, { name: "Grants", slug: `grants-${randomBytes(3).toString("hex")}` });
+    const server = await createMcpServer(db, { organizationId: org.id, name: "oauth", url: "http://127.0.0.1:9/mcp", transport: "streamable_http", authKind: "oauth" }, { secretBox });
+    await beginMcpServerOAuth(
+      db,
+      {
+        organizationId: org.id,
+        id: server.id,
+        stateHash: hashToken(`state-${server.id}`),
+        codeVerifier: "verifier",
+        redirectUri: "http://127.0.0.1:9/callback",
+        expiresAt: new Date(Date.now() + 60_000),
+        metadata: { token_endpoint: "http://127.0.0.1:9/token", resource: "http://127.0.0.1:9/mcp" },
+        clientRegistration: { client_id: "client-1", token_endpoint_auth_method: "client_secret_basic" },
+        clientSecret: "client-secret",
+      },
+      { secretBox },
+    );
+    const expiresAt = new Date("2026-11-22T10:00:00.000Z");
+    const { token: grantRecord } = await completeMcpServerOAuth(
+      db,
+      { organizationId: org.id, id: server.id, tokens: { accessToken: "at_1", refreshToken: "rt_1", tokenType: "Bearer" }, expiresAt, userId: null, grant: { name: "oauth (OAuth)", prefix: "at_1", scopes: [] } },
+      { secretBox },
+    );
+    const grant = await inOtherTimeZone(() => readMcpServerGrant(dataPlane, server.id, { secretBox }));
+    expect(grant).toMatchObject({
+      serverId: server.id,
+      organizationId: org.id,
+      name: "oauth",
+      authKind: "oauth",
+      tokens: { accessToken: "at_1", refreshToken: "rt_1" },
+      expiresAt,
+      tokenEndpoint: "http://127.0.0.1:9/token",
+      resource: "http://127.0.0.1:9/mcp",
+      client: { clientId: "client-1", clientSecret: "client-secret", tokenEndpointAuthMethod: "client_secret_basic" },
+    });
+    expect(await readMcpServerGrant(dataPlane, "missing", { secretBox })).toBeNull();
+
+    const newExpiry = new Date("2026-11-22T11:00:00.000Z");
+    const stored = await storeRefreshedMcpServerTokens(dataPlane, { serverId: server.id, previousCiphertext: grant!.tokensCiphertext!, tokens: { accessToken: "at_2", refreshToken: "rt_2", tokenType: "Bearer" }, expiresAt: newExpiry }, { secretBox });
+    expect(stored).toBe(true);
+    // A second refresh from the same starting point loses: the row moved on.
+    const late = await storeRefreshedMcpServerTokens(dataPlane, { serverId: server.id, previousCiphertext: grant!.tokensCiphertext!, tokens: { accessToken: "at_3", tokenType: "Bearer" }, expiresAt: null }, { secretBox });
+    expect(late).toBe(false);
+    expect(await getMcpServerTokens(db, org.id, server.id, { secretBox })).toMatchObject({ accessToken: "at_2", refreshToken: "rt_2" });
+    const row = await db.prisma.mcpServer.findUniqueOrThrow({ where: { id: server.id } });
+    expect(row.tokensCiphertext).not.toContain("at_2");
+    expect(row.tokensExpiresAt).toEqual(newExpiry);
+    expect((await listMcpTokens(db, { organizationId: org.id, serverId: server.id })).find((token) => token.id === grantRecord.id)?.expiresAt).toEqual(newExpiry);
+    expect((await loadControlPlaneSnapshot(dataPlane, { secretBox })).mcpServers.find((entry) => entry.id === server.id)).toMatchObject({ accessToken: "at_2", accessTokenExpiresAt: newExpiry });
+
+    // Marking a failure against stale tokens does nothing; against the current ones it shows in the dashboard.
+    expect(await markMcpServerAuthorizationFailed(dataPlane, { serverId: server.id, previousCiphertext: grant!.tokensCiphertext, message: "stale" })).toBe(false);
+    expect(await markMcpServerAuthorizationFailed(dataPlane, { serverId: server.id, previousCiphertext: row.tokensCiphertext, message: "The refresh token was refused." })).toBe(true);
+    expect(await getMcpServer(db, org.id, server.id)).toMatchObject({ status: "error", statusMessage: "The refresh token was refused.", hasTokens: true });
   });
 });
 

@@ -14,11 +14,13 @@ export const errorStatusByCode = {
   permission_denied: 403,
   project_access_denied: 403,
   model_not_allowed: 403,
+  tool_not_allowed: 403,
   guardrail_blocked: 403,
   origin_rejected: 403,
   sso_required: 403,
   // 404
   model_not_found: 404,
+  tool_not_found: 404,
   not_found: 404,
   // 408
   request_timeout: 408,
@@ -35,6 +37,9 @@ export const errorStatusByCode = {
   // 424
   hard_budget_exceeded: 424,
   hard_budget_decision_unbounded: 424,
+  // An MCP server's stored OAuth grant expired and could not be refreshed: someone has to
+  // authorize the server again in the dashboard.
+  mcp_authorization_failed: 424,
   // 429
   gateway_rate_limit_exceeded: 429,
   upstream_rate_limited: 429,

@@ -114,6 +114,8 @@ function defaultMessage(code: ErrorCode): string {
       return "This API key's project may not use this resource.";
     case "model_not_allowed":
       return "A model policy does not allow this model.";
+    case "tool_not_allowed":
+      return "A policy does not allow this MCP tool, prompt or resource.";
     case "guardrail_blocked":
       return "A guardrail blocked this request.";
     case "origin_rejected":
@@ -122,6 +124,8 @@ function defaultMessage(code: ErrorCode): string {
       return "This organization requires single sign-on.";
     case "model_not_found":
       return "The model is not available.";
+    case "tool_not_found":
+      return "The MCP tool, prompt or resource is not available.";
     case "not_found":
       return "Not found.";
     case "request_timeout":
@@ -140,6 +144,8 @@ function defaultMessage(code: ErrorCode): string {
       return "A hard budget does not allow this call.";
     case "hard_budget_decision_unbounded":
       return "Decision calls cannot be bounded in cost and are refused under a hard budget.";
+    case "mcp_authorization_failed":
+      return "The MCP server's authorization expired and could not be refreshed; authorize it again in the dashboard.";
     case "gateway_rate_limit_exceeded":
       return "Rate limit exceeded.";
     case "upstream_rate_limited":

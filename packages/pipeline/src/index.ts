@@ -1,7 +1,7 @@
 // The inference-call skeleton and its endpoints
 export { runInferenceCall } from "./call/run-inference-call.js";
 export type { InferenceCallInput } from "./call/run-inference-call.js";
-export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./call/inference-endpoint.js";
+export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, EndpointRouteInput, InferenceEndpoint } from "./call/inference-endpoint.js";
 export type { PipelineDependencies } from "./call/pipeline-dependencies.js";
 export { combineCallObservers } from "./call/inference-call-observer.js";
 export type {
@@ -30,9 +30,27 @@ export { runListModels } from "./endpoints/run-list-models.js";
 export type { ListModelsInput } from "./endpoints/run-list-models.js";
 export { createPlaygroundRunner } from "./endpoints/create-playground-runner.js";
 export type { PlaygroundChatInput, PlaygroundResult, PlaygroundRunner } from "./endpoints/create-playground-runner.js";
+export { createMcpCallEndpoint, isMcpServerUsable } from "./endpoints/mcp-call-endpoint.js";
+export type { McpCallRequest, McpCallTarget } from "./endpoints/mcp-call-endpoint.js";
+
+// MCP: authentication, served names, the upstream the MCP call endpoint needs
+export { authenticateMcpCaller, mcpTokenPrefix } from "./mcp/authenticate-mcp-caller.js";
+export {
+  mcpNameSeparator,
+  mcpResourceScheme,
+  parseServedMcpName,
+  parseServedMcpResourceUri,
+  servedMcpName,
+  servedMcpResourceTemplate,
+  servedMcpResourceUri,
+} from "./mcp/mcp-server-directory.js";
+export type { McpServerDirectory } from "./mcp/mcp-server-directory.js";
+export type { McpUpstream, McpUpstreamCall } from "./mcp/mcp-upstream.js";
 
 // Stages other entry points reuse
 export type { CallerIdentity } from "./stages/authenticate.js";
+export type { CallTarget } from "./stages/call-target.js";
+export type { RoutePlan } from "./stages/resolve-route.js";
 export type { RequestHeaders } from "./stages/request-headers.js";
 
 // Runtime: the long-lived parts an app wires once
@@ -66,6 +84,7 @@ export { deliverNotification } from "./delivery/deliver-notification.js";
 export type { NotificationChannelConfig, NotificationEvent } from "./delivery/deliver-notification.js";
 export type { TelemetryDestinationConfig } from "./delivery/deliver-telemetry.js";
 export { createBudgetThresholdEvent } from "./delivery/limit-notification-events.js";
+export { createMcpAuthorizationFailedEvent } from "./delivery/mcp-notification-events.js";
 export { buildOtlpTraceRequest, createTraceId } from "./delivery/build-otlp-trace-request.js";
 export { postJson } from "./delivery/post-json.js";
 export { usageEventAttributes } from "./delivery/usage-event-span.js";

@@ -5,7 +5,7 @@ export interface TextSegment {
 }
 
 /** The request formats the extractors understand. */
-export type RequestFormat = "openai_chat" | "anthropic_messages" | "openai_responses" | "openai_embeddings" | "decision";
+export type RequestFormat = "openai_chat" | "anthropic_messages" | "openai_responses" | "openai_embeddings" | "decision" | "mcp_call";
 
 const maxDepth = 64;
 
@@ -21,13 +21,18 @@ const maxDepth = 64;
  *   as a string or the `text` of its parts);
  * - `openai_embeddings`: `input` (a string or an array of strings; token arrays are not text);
  * - `decision`: every string value of the body except the top-level `model` (the `state` and
- *   the `questions`).
+ *   the `questions`);
+ * - `mcp_call`: every string value inside `arguments` (an MCP tool call's or prompt's arguments).
  *
  * Object keys are never extracted. Anything not listed (images, ids, model names) is left alone.
  */
 export function extractTextSegments(body: unknown, format: RequestFormat): TextSegment[] {
   const segments: TextSegment[] = [];
   if (!isRecord(body)) return segments;
+  if (format === "mcp_call") {
+    collectStrings(body.arguments, ["arguments"], segments, 0);
+    return segments;
+  }
   if (format === "decision") {
     for (const [key, value] of Object.entries(body)) {
       if (key !== "model") collectStrings(value, [key], segments, 0);

@@ -15,6 +15,10 @@ export type {
 } from "./resolve-model.js";
 export { listAllowedModels } from "./list-allowed-models.js";
 export type { AllowedModel } from "./list-allowed-models.js";
+export { mcpPolicySubject } from "./mcp-policy-subject.js";
+export type { McpCapabilityKind } from "./mcp-policy-subject.js";
+export { evaluateMcpAccess, mcpAccessDeniedError } from "./evaluate-mcp-access.js";
+export type { EvaluateMcpAccessOptions } from "./evaluate-mcp-access.js";
 
 // Guardrails
 export {

@@ -8,6 +8,8 @@ import {
   generateToken,
   getMcpServer,
   getMcpServerClientSecret,
+  createMcpToken,
+  getApiKey,
   getMcpServerTokens,
   getMcpToken,
   hashToken,
@@ -19,6 +21,7 @@ import {
   type McpTokenRecord,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
+import { mcpTokenPrefix } from "@gateway/pipeline";
 import { z } from "zod";
 import { deliveryUrl } from "../delivery/destination-url.js";
 import { redirectBrowserToWebApp } from "../http/redirect-browser-to-web-app.js";
@@ -30,7 +33,8 @@ import {
   registerOAuthClient,
   revokeOAuthToken,
   type OAuthClient,
-} from "../mcp/oauth-client.js";
+} from "@gateway/mcp/oauth";
+import { canUseProject, type DashboardPrincipal } from "../auth/dashboard-principal.js";
 import { deletedObjectSchema, displayName, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
@@ -39,6 +43,13 @@ import { recordAuditEvent } from "../services/record-audit-event.js";
 import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 const pendingLifetimeMs = 10 * 60_000;
+
+/** Issued tokens act as an API key: managing them needs the key's project, as managing the key does. */
+function assertKeyProjectAccess(principal: DashboardPrincipal, projectId: string): void {
+  if (!canUseProject(principal, projectId)) {
+    throw new GatewayError("permission_denied", { message: "You may only manage MCP tokens of your own projects' API keys.", details: { project_id: projectId } });
+  }
+}
 
 /** An MCP server as the API shows it (never tokens or client secrets). */
 export const mcpServerSchema = z.object({
@@ -58,12 +69,18 @@ export const mcpServerSchema = z.object({
   object: z.literal("mcp.server"),
 });
 
-/** An MCP token record (the token itself is stored encrypted on the server; here only metadata). */
+/**
+ * An MCP token record: a token the gateway issued to an MCP client (`kind: "issued"`; only its
+ * hash is stored), or the record of an MCP server's OAuth grant (`kind: "grant"`; the upstream
+ * tokens are stored encrypted on the server). Never the token itself.
+ */
 export const mcpTokenSchema = z.object({
   id: z.string(),
+  kind: z.enum(["issued", "grant"]),
   name: z.string(),
   server_id: z.string().nullable(),
   user_id: z.string().nullable(),
+  api_key_id: z.string().nullable().describe("The API key an issued token acts as on the gateway's MCP endpoint"),
   prefix: z.string(),
   scopes: z.array(z.string()),
   status: z.enum(["active", "expired", "revoked"]),
@@ -120,9 +137,25 @@ function registrationOf(row: McpServerRecord): StoredRegistration {
   return typeof row.oauthClientRegistration === "object" && row.oauthClientRegistration !== null ? (row.oauthClientRegistration as StoredRegistration) : {};
 }
 
+/** The `<server>` of the tool names the gateway serves (`<server>__<tool>`), so: letters, digits, '-'. */
+const mcpServerName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]{0,31}$/, "1-32 letters, digits or '-' (the <server> of the tool names the gateway serves, <server>__<tool>)");
+
+/** A token the gateway issued, with its secret (answered once). */
+const issuedTokenSchema = mcpTokenSchema.extend({ token: z.string().describe("The MCP token (`gmt_...`); shown only this once") });
+
+const issueTokenBody = z.object({
+  name: displayName,
+  api_key_id: resourceId.describe("The API key the token acts as (its project, policies, rate limits and budgets apply)"),
+  server_id: resourceId.optional().describe("Only this MCP server's tools, prompts and resources; default every server the key may use"),
+  expires_at: z.iso.datetime({ offset: true }).optional().describe("Default: never (revoke it, or its key, to end it)"),
+});
+
 const createBody = z
   .object({
-    name: displayName,
+    name: mcpServerName,
     url: deliveryUrl.describe("The MCP server endpoint (https; http only for localhost)"),
     transport: z.enum(["streamable_http", "sse"]).default("streamable_http"),
     auth_kind: z.enum(["none", "bearer", "oauth"]).default("oauth"),
@@ -133,7 +166,7 @@ const createBody = z
   .refine((value) => value.auth_kind !== "bearer" || value.bearer_token !== undefined, { message: "bearer_token is required for auth_kind bearer", path: ["bearer_token"] });
 const updateBody = z
   .object({
-    name: displayName,
+    name: mcpServerName,
     url: deliveryUrl,
     transport: z.enum(["streamable_http", "sse"]),
     bearer_token: z.string().min(1).max(10_000),
@@ -150,7 +183,7 @@ const callbackQuery = z.object({
 });
 const tokenListQuery = z.object({ server_id: resourceId.optional(), status: z.enum(["active", "expired", "revoked"]).optional() });
 
-/** MCP routes: servers (`/api/mcp/servers`), the OAuth flow, and tokens (`/api/mcp/tokens`). */
+/** MCP routes: servers (`/api/mcp/servers`), the OAuth flow, and tokens (`/api/mcp/tokens`: issued to MCP clients, and grant records). */
 export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
   const redirectUri = () => `${services.settings.publicUrl}/api/mcp/oauth/callback`;
   const timeoutMs = () => services.settings.deliveryTimeoutMs;
@@ -173,9 +206,11 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
   });
   const presentToken = (row: McpTokenRecord): z.infer<typeof mcpTokenSchema> => ({
     id: row.id,
+    kind: row.issued ? "issued" : "grant",
     name: row.name,
     server_id: row.serverId,
     user_id: row.userId,
+    api_key_id: row.apiKeyId,
     prefix: row.prefix,
     scopes: row.scopes,
     status: row.revokedAt !== null ? "revoked" : row.expiresAt !== null && row.expiresAt <= services.now() ? "expired" : "active",
@@ -274,7 +309,7 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       access: "mcp:write",
       params,
       body: updateBody,
-      exampleBody: { name: "tickets (prod)" },
+      exampleBody: { name: "tickets-prod" },
       responses: [{ status: 200, description: "The server", schema: mcpServerSchema }],
       async handler(context) {
         const { principal, params: { server_id }, body } = context;
@@ -510,11 +545,58 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       }),
     }),
     defineRoute({
+      method: "post",
+      path: "/api/mcp/tokens",
+      operationId: "issue_mcp_token",
+      summary: "Issue an MCP token",
+      description:
+        "A token (`gmt_...`) for an MCP client (a desktop assistant, an IDE) to use the gateway's MCP endpoint (`/mcp`): it acts " +
+        "as the API key `api_key_id` (that key's project, policies, rate limits and budgets apply; it cannot call the inference " +
+        "endpoints) and may be narrowed to one server. The token is answered only this once (only its SHA-256 is stored). Needs " +
+        "`api_keys:write` on the key's project. Revoking the token, or its key, ends it within a second on every gateway instance.",
+      tag: "MCP",
+      access: "api_keys:write",
+      body: issueTokenBody,
+      exampleBody: { name: "my IDE", api_key_id: "key_example" },
+      responses: [{ status: 201, description: "The token, with its secret", schema: issuedTokenSchema }],
+      async handler(context) {
+        const { principal, body } = context;
+        const organizationId = principal.organization.id;
+        const key = await getApiKey(services.database, organizationId, body.api_key_id);
+        if (key === null || key.revokedAt !== null) {
+          throw new GatewayError("invalid_request", { message: "api_key_id does not name an active API key of this organization.", param: "api_key_id" });
+        }
+        assertKeyProjectAccess(principal, key.projectId);
+        const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+        if (expiresAt !== null && expiresAt <= services.now()) {
+          throw new GatewayError("invalid_request", { message: "expires_at must be in the future.", param: "expires_at" });
+        }
+        if (body.server_id !== undefined) await load(organizationId, body.server_id);
+        const secret = generateToken(mcpTokenPrefix);
+        const row = await createMcpToken(services.database, {
+          organizationId,
+          apiKeyId: key.id,
+          serverId: body.server_id ?? null,
+          userId: principal.userId,
+          name: body.name,
+          prefix: secret.slice(0, mcpTokenPrefix.length + 6),
+          tokenHash: hashToken(secret),
+          scopes: [],
+          expiresAt,
+        });
+        const after = presentToken(row);
+        await auditChange(services, context, { action: "mcp_token.issued", targetType: "mcp_token", targetId: row.id, after });
+        return { status: 201, body: { ...after, token: secret }, headers: { "cache-control": "no-store" } };
+      },
+    }),
+    defineRoute({
       method: "get",
       path: "/api/mcp/tokens",
       operationId: "list_mcp_tokens",
       summary: "List MCP tokens",
-      description: "One record per OAuth grant of an MCP server (the tokens themselves are never shown). Filters: `server_id`, `status`.",
+      description:
+        "The tokens issued to MCP clients (`kind: issued`) and one record per OAuth grant of an MCP server (`kind: grant`); the " +
+        "tokens themselves are never shown. Filters: `server_id`, `status`.",
       tag: "MCP",
       access: "mcp:read",
       query: tokenListQuery,
@@ -535,16 +617,23 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
       operationId: "revoke_mcp_token",
       summary: "Revoke an MCP token",
       description:
-        "Revokes the grant: the stored tokens of its server are erased (the server shows `disconnected`) and, when the " +
+        "An issued token stops working on every gateway instance within a second (needs `api_keys:write` on its key's project). " +
+        "A grant (needs `mcp:write`): the stored tokens of its server are erased (the server shows `disconnected`) and, when the " +
         "authorization server has a revocation endpoint (RFC 7009), the tokens are revoked there too (best effort). " +
         "The record stays with `revoked_at`. Answers 200 with the token; revoking again answers the same record.",
       tag: "MCP",
-      access: "mcp:write",
+      access: "api_keys:write",
       params: tokenParams,
       responses: [{ status: 200, description: "The revoked token", schema: mcpTokenSchema }],
       async handler(context) {
         const { principal, params: { token_id } } = context;
         const existing = found(await getMcpToken(services.database, principal.organization.id, token_id), "MCP token");
+        if (existing.issued) {
+          const key = existing.apiKeyId === null ? null : await getApiKey(services.database, existing.organizationId, existing.apiKeyId);
+          if (key !== null) assertKeyProjectAccess(principal, key.projectId);
+        } else if (!principal.permissions.has("mcp:write")) {
+          throw new GatewayError("permission_denied", { message: "Revoking an MCP server's grant needs the mcp:write permission." });
+        }
         if (existing.revokedAt !== null) return { status: 200, body: presentToken(existing) };
         const { token: row, revoked } = await revokeMcpToken(services.database, {
           organizationId: existing.organizationId,
@@ -553,7 +642,8 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
           now: services.now(),
         });
         if (!revoked) return { status: 200, body: presentToken(row) };
-        const server = existing.serverId ? await getMcpServer(services.database, existing.organizationId, existing.serverId) : null;
+        // An issued token names a server only to narrow it: the server's own grant stays.
+        const server = !existing.issued && existing.serverId ? await getMcpServer(services.database, existing.organizationId, existing.serverId) : null;
         if (server !== null && server.authKind === "oauth" && server.hasTokens) {
           const metadata = metadataOf(server);
           const client = await clientOf(server);

@@ -18,7 +18,7 @@ import type { DashboardServices } from "../services/dashboard-services.js";
 import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 /** Event kinds a channel can subscribe to (empty list = all). */
-export const notificationEventKinds = ["budget.threshold", "budget.exceeded", "rate_limit.exceeded", "api_key.revoked", "provider.error"] as const;
+export const notificationEventKinds = ["budget.threshold", "budget.exceeded", "rate_limit.exceeded", "api_key.revoked", "provider.error", "mcp_server.authorization_failed"] as const;
 
 const webhookConfig = z.object({
   kind: z.literal("webhook"),

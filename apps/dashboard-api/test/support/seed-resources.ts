@@ -38,7 +38,7 @@ export async function seedResources(harness: TestDashboard, input: { organizatio
   });
   const server_id = await created(harness, cookie, "/api/mcp/servers", { name: "mcp", url: "http://127.0.0.1:9/mcp", auth_kind: "oauth" });
   const token = await harness.database.prisma.mcpToken.create({
-    data: { organizationId, serverId: server_id, name: "grant", prefix: "abc", tokenHash: `hash-${Math.random()}`, scopes: [] },
+    data: { organizationId, serverId: server_id, name: "grant", prefix: "abc", tokenHash: null, scopes: [] },
   });
   return {
     project_id,

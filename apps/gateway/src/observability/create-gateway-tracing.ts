@@ -4,8 +4,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { UsageEndpoint } from "@gateway/contracts";
-import { type DeliveryReport, type DeliveryTelemetryDestination, type InferenceCallObserver, usageEventAttributes } from "@gateway/pipeline";
-import type { ProviderTarget } from "@gateway/provider-adapters";
+import { type CallTarget, type DeliveryReport, type DeliveryTelemetryDestination, type InferenceCallObserver, usageEventAttributes } from "@gateway/pipeline";
 import { toGenAiInputMessages, toGenAiOutputMessages } from "./gen-ai-messages.js";
 
 /** Settings of {@link createGatewayTracing}. */
@@ -46,17 +45,22 @@ const propagator = new W3CTraceContextPropagator();
 function operationOf(endpoint: UsageEndpoint | string): string {
   if (endpoint === "embeddings") return "embeddings";
   if (endpoint === "count_tokens") return "count_tokens";
+  if (endpoint === "mcp") return "execute_tool";
   return "chat";
 }
 
-/** `gen_ai.provider.name`: the well-known name of the connection's kind (an OpenAI-compatible connection speaks `openai`). */
-function providerNameOf(target: ProviderTarget): string {
-  return target.connection.kind;
+/**
+ * `gen_ai.provider.name`: the well-known name of the connection's kind (an OpenAI-compatible
+ * connection speaks `openai`); `mcp` for an MCP call's server (it has no provider kind).
+ */
+function providerNameOf(target: CallTarget): string {
+  const kind = (target.connection as { kind?: unknown }).kind;
+  return typeof kind === "string" ? kind : "mcp";
 }
 
 /** `server.address` and `server.port` of a connection's base URL (nothing when it has none). */
-function serverAttributesOf(target: ProviderTarget): Attributes {
-  const baseUrl = target.connection.baseUrl;
+function serverAttributesOf(target: CallTarget): Attributes {
+  const baseUrl = (target.connection as { baseUrl?: string | null }).baseUrl;
   if (baseUrl === null || baseUrl === undefined || baseUrl === "") return {};
   try {
     const url = new URL(baseUrl);

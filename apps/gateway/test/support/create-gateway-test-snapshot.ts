@@ -103,6 +103,8 @@ export function createGatewayTestSnapshot(
     policies: [],
     budgets: [],
     rateLimits: [],
+    mcpServers: [],
+    mcpTokens: [],
     ...overrides,
   };
 }

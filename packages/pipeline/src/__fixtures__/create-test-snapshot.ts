@@ -43,6 +43,8 @@ export function createTestSnapshot(overrides: Partial<ControlPlaneSnapshot> = {}
     policies: [],
     budgets: [],
     rateLimits: [],
+    mcpServers: [],
+    mcpTokens: [],
     ...overrides,
   };
 }

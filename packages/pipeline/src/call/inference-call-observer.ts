@@ -1,7 +1,7 @@
 import type { UsageEndpoint, UsageEventRecord } from "@gateway/contracts";
 import type { GatewayError } from "@gateway/errors";
-import type { ProviderTarget } from "@gateway/provider-adapters";
 import type { CallerIdentity } from "../stages/authenticate.js";
+import type { CallTarget } from "../stages/call-target.js";
 import type { RequestHeaders } from "../stages/request-headers.js";
 
 /** What an observer learns when a call starts (before authentication). */
@@ -19,7 +19,8 @@ export type ObservedAttemptKind = "first" | "retry" | "fallback";
 
 /** One upstream attempt as it starts. */
 export interface ObservedAttempt {
-  target: ProviderTarget;
+  /** A provider target (its `connection` is the snapshot's), or an MCP call's server and tool (endpoint `mcp`). */
+  target: CallTarget;
   /** 1-based attempt on this target. */
   attempt: number;
   /** 0-based attempt of the whole call (across targets). */
@@ -48,8 +49,8 @@ export interface ObservedCallEnd {
   answeredAt: number | null;
   /** Epoch ms the answer ended (JSON answered, or the stream's last event). */
   endedAt: number;
-  /** The upstream's served target (null when no provider answered). */
-  target: ProviderTarget | null;
+  /** The upstream's served target (null when no provider answered); see {@link ObservedAttempt.target}. */
+  target: CallTarget | null;
 }
 
 /**

@@ -12,6 +12,7 @@ import type {
 } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { CallerIdentity } from "../stages/authenticate.js";
+import type { CallTarget } from "../stages/call-target.js";
 import type { RoutePlan } from "../stages/resolve-route.js";
 import type { ErrorFormat } from "./render-error-response.js";
 
@@ -47,13 +48,21 @@ export type EndpointAnswer =
     };
 
 /** What {@link InferenceEndpoint.invoke} gets for one attempt on one target. */
-export interface EndpointInvocation<Request> {
-  adapter: ProviderAdapter;
+export interface EndpointInvocation<Request, Target extends CallTarget = ProviderTarget> {
+  /** The provider adapter of `target`; null for the targets of an endpoint that routes itself (no provider connection). */
+  adapter: Target extends ProviderTarget ? ProviderAdapter : null;
   request: Request;
-  target: ProviderTarget;
+  target: Target;
   context: ProviderCallContext;
   /** The caller's headers (Anthropic-compatible endpoints forward `anthropic-version` / `anthropic-beta`). */
   headers: ForwardableHeaders;
+}
+
+/** What {@link InferenceEndpoint.route} gets. */
+export interface EndpointRouteInput<Request> {
+  snapshot: CompiledSnapshot;
+  identity: CallerIdentity;
+  request: Request;
 }
 
 /**
@@ -61,9 +70,10 @@ export interface EndpointInvocation<Request> {
  * sent to a provider and shaped for the caller. `runInferenceCall` owns everything else (the
  * call's lifetime and deadline, authentication, routing with retries and fallbacks, input and
  * output guardrails, admission, settlement, the usage event and error rendering), so a new
- * endpoint costs one spec.
+ * endpoint costs one spec. An endpoint whose calls go to something other than a model (an MCP
+ * tool call goes to the server that has the tool) brings its own `route` and target type.
  */
-export interface InferenceEndpoint<Request> {
+export interface InferenceEndpoint<Request, Target extends CallTarget = ProviderTarget> {
   /** The usage event's endpoint. */
   readonly name: UsageEndpoint;
   /** Which models the endpoint can call (`servedEndpoints`): routing leaves out targets whose model does not serve it. */
@@ -84,19 +94,25 @@ export interface InferenceEndpoint<Request> {
    * that admission estimates the whole input). Throws to refuse the call.
    */
   prepare?(input: { request: Request; identity: CallerIdentity; signal: AbortSignal }): Promise<Request>;
-  /** The model the request names: a provider-qualified model or an alias. */
+  /** The model the request names: a provider-qualified model or an alias (the usage event's `requestedModel`). */
   model(request: Request): string;
+  /**
+   * Where the call goes, for an endpoint whose requests name no model (an MCP tool, prompt or
+   * resource): its targets, after the caller's policies (throws 404 / 403 like model routes).
+   * Absent: `model(request)` is resolved by the model policy and the routes (aliases, affinity).
+   */
+  route?(input: EndpointRouteInput<Request>): RoutePlan<Target> | Promise<RoutePlan<Target>>;
   /**
    * What to reserve and count before the call, or null when the call is not admitted at all
    * (a token count costs nothing).
    */
-  admission(input: { snapshot: CompiledSnapshot; identity: CallerIdentity; plan: RoutePlan; request: Request; bodyBytes?: number }): AdmissionEstimate | null;
+  admission(input: { snapshot: CompiledSnapshot; identity: CallerIdentity; plan: RoutePlan<Target>; request: Request; bodyBytes?: number }): AdmissionEstimate | null;
   /** One attempt on one target. */
-  invoke(invocation: EndpointInvocation<Request>): Promise<EndpointAnswer>;
+  invoke(invocation: EndpointInvocation<Request, Target>): Promise<EndpointAnswer>;
   /** Output guardrails over a JSON answer (throws 403 to block); absent: the answer has no output text. */
   guardOutput?(body: unknown, guardrails: CompiledGuardrails): { body: unknown; flags: string[] };
   /** The caller's renderer of a stream from an upstream in `format`; required when `invoke` can stream. */
-  streamRenderer?(input: { format: StreamFormat; request: Request; target: ProviderTarget; requestId: string }): StreamRenderer;
+  streamRenderer?(input: { format: StreamFormat; request: Request; target: Target; requestId: string }): StreamRenderer;
   /**
    * Optional, asynchronous: runs once the answer completed and before its last byte reaches the
    * caller (a JSON body after the output guardrails; a stream's `result()` before its terminal

@@ -2,12 +2,13 @@ import type { Admission } from "@gateway/budget";
 import type { NormalizedUsage } from "@gateway/contracts";
 import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
 import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
-import { type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
+import { type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import { admitCall, describeBudgetOutcome } from "../stages/admit-call.js";
 import { applyCallerGuardrails } from "../stages/apply-caller-guardrails.js";
 import { type CallerIdentity, authenticate } from "../stages/authenticate.js";
 import { buildUsageEvent } from "../stages/build-usage-event.js";
+import type { CallTarget } from "../stages/call-target.js";
 import { callProvider } from "../stages/call-provider.js";
 import { charactersPerToken } from "../stages/estimate-chat-admission.js";
 import { type RequestContext, createRequestContext } from "../stages/request-context.js";
@@ -15,7 +16,7 @@ import type { RequestHeaders } from "../stages/request-headers.js";
 import { type RoutePlan, resolveRoute } from "../stages/resolve-route.js";
 import { settleCall } from "../stages/settle-call.js";
 import { type CallLifetime, createCallLifetime } from "./call-lifetime.js";
-import type { EndpointAnswer, InferenceEndpoint } from "./inference-endpoint.js";
+import type { EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./inference-endpoint.js";
 import type { InferenceCallObservation } from "./inference-call-observer.js";
 import type { PipelineDependencies } from "./pipeline-dependencies.js";
 import type { PipelineCallResponse } from "./pipeline-response.js";
@@ -47,12 +48,12 @@ export interface InferenceCallInput {
 }
 
 /** What a call has learnt so far, for settlement and its usage event. */
-interface CallState<Request> {
+interface CallState<Request, Target extends CallTarget> {
   context: RequestContext | null;
   identity: CallerIdentity | null;
-  plan: RoutePlan | null;
+  plan: RoutePlan<Target> | null;
   requestedModel: string | null;
-  target: ProviderTarget | null;
+  target: Target | null;
   usage: NormalizedUsage | null;
   admission: Admission | null;
   guardrailFlags: string[];
@@ -69,13 +70,13 @@ interface CallState<Request> {
  * never throws (unless `throwErrors`): errors are rendered in the endpoint's error body, a native
  * provider's own error passes through.
  */
-export async function runInferenceCall<Request>(
+export async function runInferenceCall<Request, Target extends CallTarget = ProviderTarget>(
   dependencies: PipelineDependencies,
   input: InferenceCallInput,
-  endpoint: InferenceEndpoint<Request>,
+  endpoint: InferenceEndpoint<Request, Target>,
 ): Promise<PipelineCallResponse> {
   const startedAt = input.startedAt ?? Date.now();
-  const call: CallState<Request> = {
+  const call: CallState<Request, Target> = {
     context: null,
     identity: null,
     plan: null,
@@ -115,15 +116,19 @@ export async function runInferenceCall<Request>(
       call.captureContent = endpoint.capturesContent && identity.project.captureContent;
       const parsed = endpoint.parse(await input.readBody());
       call.requestedModel = endpoint.model(parsed);
-      const plan = await resolveRoute({
-        snapshot,
-        identity,
-        model: call.requestedModel,
-        context,
-        affinityStore: dependencies.affinityStore,
-        latencyTracker: dependencies.latencyTracker,
-        ...(endpoint.serves === undefined ? {} : { endpoint: endpoint.serves }),
-      });
+      // An endpoint that routes itself has no provider targets: no adapters, no latency routing.
+      const routesItself = endpoint.route !== undefined;
+      const plan: RoutePlan<Target> = routesItself
+        ? await endpoint.route!({ snapshot, identity, request: parsed })
+        : ((await resolveRoute({
+            snapshot,
+            identity,
+            model: call.requestedModel,
+            context,
+            affinityStore: dependencies.affinityStore,
+            latencyTracker: dependencies.latencyTracker,
+            ...(endpoint.serves === undefined ? {} : { endpoint: endpoint.serves }),
+          })) as unknown as RoutePlan<Target>);
       call.plan = plan;
       let request = parsed;
       if (endpoint.guardrailFormat !== null) {
@@ -152,26 +157,27 @@ export async function runInferenceCall<Request>(
           leaseMs: context.deadline - Date.now() + 60_000,
         });
       }
-      const outcome = await callProvider<EndpointAnswer>({
+      const outcome = await callProvider<EndpointAnswer, Target>({
         plan,
         scope: { signal: callLifetime.signal, deadline: context.deadline },
         affinityStore: dependencies.affinityStore,
-        latencyTracker: dependencies.latencyTracker,
+        ...(routesItself ? {} : { latencyTracker: dependencies.latencyTracker }),
         observation,
         onAttempt: (target) => {
           call.target = target;
           call.usage = null;
         },
         call: async (target, _attempt, extraHeaders) => {
+          const adapter: ProviderAdapter | null = routesItself ? null : dependencies.adapters.adapterFor((target as unknown as ProviderTarget).connection);
           const providerContext: ProviderCallContext = { requestId: context.requestId, signal: callLifetime.signal, deadline: context.deadline };
           if (extraHeaders !== undefined) providerContext.extraHeaders = extraHeaders;
           const answer = await endpoint.invoke({
-            adapter: dependencies.adapters.adapterFor(target.connection),
+            adapter,
             request,
             target,
             context: providerContext,
             headers: input.headers,
-          });
+          } as EndpointInvocation<Request, Target>);
           if (answer.kind === "json") call.usage = answer.usage;
           return answer;
         },
@@ -300,12 +306,12 @@ function estimatedInputTokens(input: InferenceCallInput, request: unknown): numb
 }
 
 /** Settles (or releases) the admission off the response path, then queues the usage event. */
-function finishCall<Request>(
+function finishCall<Request, Target extends CallTarget>(
   dependencies: PipelineDependencies,
   input: InferenceCallInput,
-  endpoint: InferenceEndpoint<Request>,
+  endpoint: InferenceEndpoint<Request, Target>,
   startedAt: number,
-  call: CallState<Request>,
+  call: CallState<Request, Target>,
   observation: InferenceCallObservation | undefined,
   end: {
     status: number;

@@ -4,11 +4,13 @@ import type {
   SnapshotApiKey,
   SnapshotBudget,
   SnapshotConnection,
+  SnapshotMcpToken,
   SnapshotOrganization,
   SnapshotProject,
   SnapshotRateLimit,
   SnapshotRoute,
 } from "@gateway/contracts";
+import { type McpServerDirectory, compileMcpServerDirectory } from "../mcp/mcp-server-directory.js";
 
 /**
  * A snapshot with the lookup indexes the hot path needs, built once per snapshot version so
@@ -27,6 +29,10 @@ export interface CompiledSnapshot {
   readonly budgetsByOrganization: ReadonlyMap<string, readonly SnapshotBudget[]>;
   /** organizationId -> rate limits. */
   readonly rateLimitsByOrganization: ReadonlyMap<string, readonly SnapshotRateLimit[]>;
+  /** Issued MCP tokens by the hex SHA-256 of their secret. */
+  readonly mcpTokensByHash: ReadonlyMap<string, SnapshotMcpToken>;
+  /** organizationId -> its MCP servers and the prefixes of the names the gateway serves for them. */
+  readonly mcpServersByOrganization: ReadonlyMap<string, McpServerDirectory>;
 }
 
 /** Builds the lookup indexes of a snapshot. */
@@ -41,6 +47,8 @@ export function compileSnapshot(snapshot: ControlPlaneSnapshot): CompiledSnapsho
     access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),
+    mcpTokensByHash: new Map(snapshot.mcpTokens.map((token) => [token.tokenHash.toLowerCase(), token])),
+    mcpServersByOrganization: new Map([...listBy(snapshot.mcpServers)].map(([organizationId, servers]) => [organizationId, compileMcpServerDirectory(servers)])),
   };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
-import type { SnapshotApiKey, SnapshotOrganization, SnapshotProject } from "@gateway/contracts";
+import type { SnapshotApiKey, SnapshotMcpToken, SnapshotOrganization, SnapshotProject } from "@gateway/contracts";
 import { readHeader, type RequestHeaders } from "./request-headers.js";
 
 /** Who is calling: the key and the project and organization it belongs to. */
@@ -9,8 +9,10 @@ export interface CallerIdentity {
   apiKey: SnapshotApiKey;
   project: SnapshotProject;
   organization: SnapshotOrganization;
-  /** Set for dashboard playground calls made on behalf of a signed-in user. */
+  /** Set for dashboard playground calls made on behalf of a signed-in user (and for MCP tokens issued to one). */
   userId: string | null;
+  /** The MCP token presented instead of the key (the MCP endpoint only): it may narrow the caller to one server. */
+  mcpToken?: SnapshotMcpToken | null;
 }
 
 /** Options of {@link authenticate}. */

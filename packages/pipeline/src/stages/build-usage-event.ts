@@ -1,5 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
-import type { ProviderTarget } from "@gateway/provider-adapters";
+import type { CallTarget } from "./call-target.js";
 import type { CallerIdentity } from "./authenticate.js";
 import type { SnapshotRoute } from "@gateway/contracts";
 import type { RequestContext } from "./request-context.js";
@@ -16,7 +16,7 @@ export interface UsageEventInput {
   identity?: CallerIdentity | null;
   requestedModel?: string | null;
   route?: SnapshotRoute | null;
-  target?: ProviderTarget | null;
+  target?: CallTarget | null;
   status: number;
   errorCode?: string | null;
   usage?: NormalizedUsage | null;

@@ -1,5 +1,6 @@
 import { normalizeError } from "@gateway/errors";
 import type { ProviderTarget } from "@gateway/provider-adapters";
+import type { CallTarget } from "./call-target.js";
 import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
 import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
@@ -14,8 +15,8 @@ export interface CallScope {
 }
 
 /** Input of {@link callProvider}. */
-export interface CallProviderInput<Result> {
-  plan: RoutePlan;
+export interface CallProviderInput<Result, Target extends CallTarget = ProviderTarget> {
+  plan: RoutePlan<Target>;
   scope: CallScope;
   affinityStore?: AffinityStore;
   latencyTracker?: LatencyTracker;
@@ -23,11 +24,11 @@ export interface CallProviderInput<Result> {
    * One provider call on one target (the adapter call of the endpoint); `extraHeaders` are the
    * observer's additions to the upstream request (trace context), when it has any.
    */
-  call: (target: ProviderTarget, attempt: number, extraHeaders?: Record<string, string>) => Promise<Result>;
+  call: (target: Target, attempt: number, extraHeaders?: Record<string, string>) => Promise<Result>;
   /** Told when each attempt starts and ends (metrics, traces); absent: nothing is observed. */
   observation?: Pick<InferenceCallObservation, "attemptStarted" | "attemptEnded">;
   /** Told before each attempt (so the caller knows which target consumed what). */
-  onAttempt?: (target: ProviderTarget) => void;
+  onAttempt?: (target: Target) => void;
 }
 
 /**
@@ -35,12 +36,12 @@ export interface CallProviderInput<Result> {
  * fallbacks, records each target's latency (least-latency routing) and keeps session
  * affinity up to date (a failed target releases the session, a success keeps it).
  */
-export async function callProvider<Result>(
-  input: CallProviderInput<Result>,
-): Promise<{ result: Result; target: ProviderTarget; attempts: number }> {
+export async function callProvider<Result, Target extends CallTarget = ProviderTarget>(
+  input: CallProviderInput<Result, Target>,
+): Promise<{ result: Result; target: Target; attempts: number }> {
   const { plan, observation } = input;
   let index = 0;
-  const outcome = await callWithFallback<ProviderTarget, Result>({
+  const outcome = await callWithFallback<Target, Result>({
     targets: plan.targets,
     maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
     deadline: input.scope.deadline,

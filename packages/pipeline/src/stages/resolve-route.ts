@@ -12,15 +12,20 @@ import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { SnapshotConnection, SnapshotRoute } from "@gateway/contracts";
 import type { RequestContext } from "./request-context.js";
+import type { CallTarget } from "./call-target.js";
 
-/** Where a requested model goes: the alias route (if any) and its ordered targets. */
-export interface RoutePlan {
+/**
+ * Where a requested model goes: the alias route (if any) and its ordered targets. An endpoint
+ * that routes itself (an MCP tool call goes to the server that has the tool) makes plans of its
+ * own targets.
+ */
+export interface RoutePlan<Target extends CallTarget = ProviderTarget> {
   /** The model as the caller asked for it. */
   requestedModel: string;
   /** The alias route, or null for a provider-qualified model or one picked with `X-Provider`. */
   route: SnapshotRoute | null;
   /** Ordered targets (first is preferred, the rest are fallbacks); never empty. */
-  targets: ProviderTarget[];
+  targets: Target[];
   /** Attempts per target (the route's retry setting; 1 without a route). */
   maxAttemptsPerTarget: number;
   /** Session-affinity key in use (report outcomes with it), or null. */

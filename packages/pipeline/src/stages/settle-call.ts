@@ -1,6 +1,6 @@
 import { type Admission, type BudgetThresholdCrossing, countUsageTokens } from "@gateway/budget";
 import type { NormalizedUsage } from "@gateway/contracts";
-import type { ProviderTarget } from "@gateway/provider-adapters";
+import type { CallTarget } from "./call-target.js";
 import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
 import { settleCost } from "./settle-cost.js";
 
@@ -9,7 +9,7 @@ export interface SettleCallInput {
   dependencies: Pick<PipelineDependencies, "onBudgetThreshold">;
   admission: Admission | null;
   /** The target that consumed `usage` (null when no provider answered). */
-  target: ProviderTarget | null;
+  target: CallTarget | null;
   /** What the call consumed (partial usage of a failed or cancelled call is billed too). */
   usage: NormalizedUsage | null;
 }

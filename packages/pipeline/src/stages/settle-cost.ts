@@ -1,10 +1,10 @@
 import type { ModelPrice } from "@gateway/contracts";
 import { computeCostMicros, resolveModelPrice } from "@gateway/budget";
 import type { NormalizedUsage } from "@gateway/contracts";
-import type { ProviderTarget } from "@gateway/provider-adapters";
+import type { CallTarget } from "./call-target.js";
 
 /** The model id a target asks its connection for (`<vendor>/<model>`), as prices are keyed. */
-export function servedModelOf(target: ProviderTarget): string {
+export function servedModelOf(target: CallTarget): string {
   return target.qualifiedModel.slice(target.connection.name.length + 1);
 }
 
@@ -12,7 +12,7 @@ export function servedModelOf(target: ProviderTarget): string {
  * The price of a target: the connection's `prices[<vendor>/<model>]` (from the snapshot),
  * else `@gateway/budget`'s default price table, else null (unknown: the call costs 0).
  */
-export function priceOfTarget(target: ProviderTarget): ModelPrice | null {
+export function priceOfTarget(target: CallTarget): ModelPrice | null {
   const connectionPrices = (target.connection as { prices?: Record<string, ModelPrice> }).prices;
   return resolveModelPrice({ model: servedModelOf(target), connectionPrices: connectionPrices ?? null });
 }
@@ -21,7 +21,7 @@ export function priceOfTarget(target: ProviderTarget): ModelPrice | null {
  * The cost of a call in micro-USD from its usage and the target's price
  * ({@link priceOfTarget}); 0 when the model has no known price.
  */
-export function settleCost(target: ProviderTarget, usage: NormalizedUsage): number {
+export function settleCost(target: CallTarget, usage: NormalizedUsage): number {
   const price = priceOfTarget(target);
   return price === null ? 0 : computeCostMicros(usage, price);
 }

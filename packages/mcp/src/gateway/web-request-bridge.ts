@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** Headers of the node request that the MCP handler must not see again (the body is re-serialised; credentials were checked). */
+const droppedRequestHeaders = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "authorization", "cookie", "expect"]);
+
+/** A web `Request` for the SDK's handler from a node request whose body the gateway already read. */
+export function toWebRequest(request: IncomingMessage, options: { url: string; body: string | null; signal: AbortSignal }): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || droppedRequestHeaders.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return new Request(options.url, { method: request.method ?? "GET", headers, signal: options.signal, ...(options.body === null ? {} : { body: options.body }) });
+}
+
+/**
+ * Writes a web `Response` to a node response: status and headers at once (SSE answers are
+ * flushed before their first event), then the body chunk by chunk, waiting for `drain` when the
+ * client's socket is full. A client that goes away cancels the body (and so the MCP request).
+ */
+export async function writeWebResponse(source: Response, response: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  source.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  response.writeHead(source.status, headers);
+  if (source.body === null) {
+    response.end();
+    return;
+  }
+  if ((headers["content-type"] ?? "").includes("text/event-stream")) response.flushHeaders();
+  const reader = source.body.getReader();
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  response.once("close", cancel);
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      if (!response.write(chunk.value)) await new Promise<void>((resolve) => {
+        const done = () => {
+          response.off("drain", done);
+          response.off("close", done);
+          resolve();
+        };
+        response.once("drain", done);
+        response.once("close", done);
+      });
+      if (response.destroyed) break;
+    }
+  } catch {
+    // The stream failed: end what was written; the client sees the connection end.
+  } finally {
+    response.off("close", cancel);
+    response.end();
+  }
+}
