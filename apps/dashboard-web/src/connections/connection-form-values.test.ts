@@ -16,6 +16,8 @@ const connection: Connection = {
   logprobs: false,
   default_max_tokens: null,
   timeouts: { connect_ms: 2000, idle_ms: 30000 },
+  responses_api: false,
+  model_endpoints: { "openai/text-embedding-3-small": ["embeddings"] },
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
   object: "connection",
@@ -38,6 +40,8 @@ describe("connection form values", () => {
       logprobs: false,
       default_max_tokens: null,
       timeouts: { connect_ms: 2000, idle_ms: 30000 },
+      responses_api: false,
+      model_endpoints: { "openai/text-embedding-3-small": ["embeddings"] },
     });
   });
 
@@ -50,8 +54,15 @@ describe("connection form values", () => {
   });
 
   it("reports lines it cannot read on their field", () => {
-    const values = { ...connectionToFormValues(null), headers: "no colon here", prices: "openai/gpt-4o one two\n", upstream_model_names: "a = b = c" };
+    const values = {
+      ...connectionToFormValues(null),
+      headers: "no colon here",
+      prices: "openai/gpt-4o one two\n",
+      upstream_model_names: "a = b = c",
+      model_endpoints: "openai/gpt-4o = chat, images",
+    };
     expect(connectionFormToBody(values, false).errors).toEqual({
+      model_endpoints: "“openai/gpt-4o = chat, images” is not “vendor/model = chat, responses, embeddings” (one or more).",
       headers: "“no colon here” is not “Header-Name: value”.",
       prices: "“openai/gpt-4o one two” is not “vendor/model input output” (optionally “cache_read cache_write”), USD per million tokens.",
       upstream_model_names: "“a = b = c” is not “vendor/model = upstream-name”.",

@@ -24,7 +24,14 @@ export interface ConnectionFormValues {
   default_max_tokens: string;
   /** Upstream timeouts in ms; empty takes the gateway's global setting. */
   timeouts: Record<TimeoutName, string>;
+  /** OpenAI-compatible: "" (only OpenAI's own API), "true" or "false": whether the upstream serves the Responses API. */
+  responses_api: "" | "true" | "false";
+  /** `vendor/model = chat, responses, embeddings` per line; a model left out is served by its name's default. */
+  model_endpoints: string;
 }
+
+/** The endpoints a model may serve. */
+export const modelEndpointNames = ["chat", "responses", "embeddings"] as const;
 
 /** The per-connection upstream timeouts. */
 export const timeoutNames = ["connect_ms", "total_ms", "first_byte_ms", "idle_ms", "max_duration_ms"] as const;
@@ -61,6 +68,10 @@ export function connectionToFormValues(connection: Connection | null): Connectio
     logprobs: connection?.logprobs === true ? "true" : connection?.logprobs === false ? "false" : "",
     default_max_tokens: connection?.default_max_tokens != null ? String(connection.default_max_tokens) : "",
     timeouts: Object.fromEntries(timeoutNames.map((name) => [name, connection?.timeouts?.[name] !== undefined ? String(connection.timeouts[name]) : ""])) as Record<TimeoutName, string>,
+    responses_api: connection?.responses_api === true ? "true" : connection?.responses_api === false ? "false" : "",
+    model_endpoints: Object.entries(connection?.model_endpoints ?? {})
+      .map(([model, endpoints]) => `${model} = ${endpoints.join(", ")}`)
+      .join("\n"),
   };
 }
 
@@ -89,6 +100,15 @@ export function connectionFormToBody(values: ConnectionFormValues, editing: bool
     }
     prices[model] = { input: parsed[0]!, output: parsed[1]!, ...(parsed.length === 4 ? { cache_read: parsed[2]!, cache_write: parsed[3]! } : {}) };
   }
+  const modelEndpoints: Record<string, string[]> = {};
+  for (const line of lines(values.model_endpoints)) {
+    const [model, list, ...rest] = line.split("=").map((part) => part.trim());
+    const endpoints = (list ?? "").split(",").map((part) => part.trim()).filter((part) => part !== "");
+    const known = endpoints.every((endpoint) => (modelEndpointNames as readonly string[]).includes(endpoint));
+    if (!model || endpoints.length === 0 || rest.length > 0 || !known) {
+      errors.model_endpoints ??= `“${line}” is not “vendor/model = ${modelEndpointNames.join(", ")}” (one or more).`;
+    } else modelEndpoints[model] = [...new Set(endpoints)];
+  }
   const body: Record<string, unknown> = {
     name: values.name.trim(),
     ...(editing ? {} : { kind: values.kind }),
@@ -101,6 +121,8 @@ export function connectionFormToBody(values: ConnectionFormValues, editing: bool
     logprobs: values.logprobs === "" ? null : values.logprobs === "true",
     default_max_tokens: values.default_max_tokens.trim() === "" ? null : Number(values.default_max_tokens),
     timeouts: Object.fromEntries(timeoutNames.filter((name) => values.timeouts[name].trim() !== "").map((name) => [name, Number(values.timeouts[name])])),
+    responses_api: values.responses_api === "" ? null : values.responses_api === "true",
+    model_endpoints: modelEndpoints,
   };
   if (values.removeCredential) body.credential = null;
   else if (values.credential !== "") body.credential = values.credential;

@@ -235,6 +235,28 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
                 ]}
               />
             ) : null}
+            {values.kind === "openai" ? (
+              <SelectField
+                label="Responses API"
+                value={values.responses_api}
+                onChange={(value) => form.set("responses_api", value as ConnectionFormValues["responses_api"])}
+                error={form.errors.responses_api}
+                options={[
+                  { value: "", label: "Native only on OpenAI's own API" },
+                  { value: "true", label: "The provider serves POST /responses" },
+                  { value: "false", label: "Chat completions only (the gateway translates)" },
+                ]}
+              />
+            ) : null}
+            <TextAreaField
+              label="Model endpoints"
+              value={values.model_endpoints}
+              onChange={(value) => form.set("model_endpoints", value)}
+              error={form.errorFor("model_endpoints")}
+              hint="Optional, one per line: vendor/model = chat, responses, embeddings (default: embeddings for names with “embed”, else chat and responses)"
+              monospace
+              rows={2}
+            />
             {values.kind === "anthropic" ? (
               <TextField label="Default max tokens" type="number" value={values.default_max_tokens} onChange={(value) => form.set("default_max_tokens", value)} error={form.errors.default_max_tokens} hint="For translated requests without an output cap; empty: 4096" />
             ) : null}
