@@ -66,6 +66,25 @@ async function startSink() {
   return { url: `http://127.0.0.1:${server.address().port}/v1/traces`, exports: () => exports, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
+/** Resolves once `url` answers 200; rejects when the process exits first (`exited` rejects). */
+async function waitForHealth(url, exited) {
+  let failure;
+  exited.catch((error) => {
+    failure = error;
+  });
+  for (let attempt = 0; attempt < 300; attempt += 1) {
+    if (failure !== undefined) throw failure;
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer within 30 s`);
+}
+
 async function measureVariant({ name, env, mockUrl, sinkUrl }) {
   const workDirectory = mkdtempSync(join(tmpdir(), "gateway-obs-bench-"));
   const apiKey = `gak_${randomBytes(40).toString("base64url").replace(/[^A-Za-z0-9]/g, "").padEnd(43, "a").slice(0, 43)}`;
@@ -103,8 +122,10 @@ async function measureVariant({ name, env, mockUrl, sinkUrl }) {
     },
     /Gateway listening on/,
   );
+  // With the log level at `warn` the listening line is not written: poll /healthz instead.
+  gateway.ready.catch(() => {});
   try {
-    await gateway.ready;
+    await waitForHealth(`http://127.0.0.1:${port}/healthz`, gateway.ready);
     if (sinkUrl !== undefined) {
       // The organization's OTLP destination, written as the dashboard would; the gateway reloads destinations every second here.
       const { createDatabase, createTelemetryDestination, loadSecretBoxFromEnvironment } = await import(join(root, "packages/db/dist/index.js"));
