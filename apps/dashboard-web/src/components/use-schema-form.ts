@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { isApiError } from "../api/api-error.js";
 import type { DashboardOperation } from "../api/dashboard-operation.js";
@@ -35,12 +35,15 @@ export function useSchemaForm<Values extends object, Result>(options: {
   initial: Values;
   toBody: (values: Values) => FormBody;
   send: (body: any) => Promise<Result>;
+  /** Queries (by key prefix) refreshed after a successful send, before `onSuccess`, so every screen showing the resource updates. */
+  invalidate?: readonly (readonly string[])[];
   onSuccess?: (result: Result) => void;
   /** Called after a failed send (after the errors were placed on their fields). */
   onError?: (error: unknown) => void;
   /** Maps an API param path to the form's field path when they differ (e.g. `amount_micros` -> `amount`). */
   fieldOf?: Record<string, string>;
 }): SchemaForm<Values> {
+  const queryClient = useQueryClient();
   const [values, setValues] = useState(options.initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<unknown>(null);
@@ -52,7 +55,10 @@ export function useSchemaForm<Values extends object, Result>(options: {
   const known = (path: string) => path !== "" && (Object.keys(options.initial) as string[]).includes(path.split(/[.[]/)[0]!);
   const mutation = useMutation({
     mutationFn: options.send,
-    onSuccess: (result: Result) => options.onSuccess?.(result),
+    onSuccess: async (result: Result) => {
+      await Promise.all((options.invalidate ?? []).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      options.onSuccess?.(result);
+    },
     onError: (error: unknown) => {
       const fieldErrors = isApiError(error) ? rename(error.fieldErrors()) : {};
       setErrors(fieldErrors);

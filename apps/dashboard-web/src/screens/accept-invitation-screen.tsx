@@ -4,6 +4,7 @@ import type { ResponseBody } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
+import { PendingButton } from "../components/pending-button.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 
 type Acceptance = ResponseBody<"/v1/auth/invitations/accept", "post">;
@@ -53,9 +54,9 @@ export function AcceptInvitationScreen() {
             <TextField label="Your name" hint="Needed for a new account" autoComplete="name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
             <TextField label="Password" type="password" autoComplete="new-password" value={form.values.password} onChange={(value) => form.set("password", value)} error={form.errors.password} />
             {form.formError ? <ErrorNotice error={form.formError} title="Could not accept the invitation" /> : null}
-            <button type="submit" className="button primary" disabled={form.pending}>
-              {form.pending ? "Accepting…" : "Accept invitation"}
-            </button>
+            <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Accepting…">
+              Accept invitation
+            </PendingButton>
           </form>
         )}
       </main>

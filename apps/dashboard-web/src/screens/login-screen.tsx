@@ -5,6 +5,7 @@ import { isApiError } from "../api/api-error.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
+import { PendingButton } from "../components/pending-button.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { sessionQueryKey } from "../session/use-session-query.js";
 
@@ -71,9 +72,9 @@ export function LoginScreen() {
             </fieldset>
           ) : null}
           {form.formError && !selection ? <ErrorNotice error={form.formError} title="Could not sign in" /> : null}
-          <button type="submit" className="button primary" disabled={form.pending}>
-            {form.pending ? "Signing in…" : "Sign in"}
-          </button>
+          <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Signing in…">
+            Sign in
+          </PendingButton>
         </form>
       </main>
     </div>
