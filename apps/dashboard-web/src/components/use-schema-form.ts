@@ -10,6 +10,16 @@ export interface FormBody {
   errors?: Record<string, string>;
 }
 
+/** The fields of a form that hold any string (text inputs, text areas, free selects). */
+export type StringField<Values> = { [Name in keyof Values]: string extends Values[Name] ? (Values[Name] extends string ? Name : never) : never }[keyof Values];
+
+/** What a text control needs to edit one field: its value, its setter and its error. */
+export interface FieldBinding {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}
+
 /** The state and actions of a {@link useSchemaForm} form. */
 export interface SchemaForm<Values> {
   values: Values;
@@ -21,6 +31,8 @@ export interface SchemaForm<Values> {
   /** The error of a field or of anything inside it (`headers` covers `headers.X-Api-Key`). */
   errorFor(path: string): string | undefined;
   set<Name extends keyof Values>(name: Name, value: Values[Name]): void;
+  /** Binds a control to a string field: `<TextField label="Name" {...form.field("name")} />`. */
+  field(name: StringField<Values>): FieldBinding;
   update(change: (values: Values) => Values): void;
   submit(event?: FormEvent): void;
   reset(values: Values): void;
@@ -67,13 +79,16 @@ export function useSchemaForm<Values extends object, Result>(options: {
       options.onError?.(error);
     },
   });
+  const errorFor = (path: string) => errors[path] ?? Object.entries(errors).find(([key]) => key.startsWith(`${path}.`) || key.startsWith(`${path}[`))?.[1];
+  const set = <Name extends keyof Values>(name: Name, value: Values[Name]) => setValues((current) => ({ ...current, [name]: value }));
   return {
     values,
     errors,
     formError,
     pending: mutation.isPending,
-    errorFor: (path) => errors[path] ?? Object.entries(errors).find(([key]) => key.startsWith(`${path}.`) || key.startsWith(`${path}[`))?.[1],
-    set: (name, value) => setValues((current) => ({ ...current, [name]: value })),
+    errorFor,
+    set,
+    field: (name) => ({ value: values[name] as string, onChange: (value) => set(name, value as Values[typeof name]), error: errorFor(name as string) }),
     update: (change) => setValues(change),
     reset: (next) => {
       setValues(next);

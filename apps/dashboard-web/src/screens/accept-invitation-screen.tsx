@@ -51,8 +51,8 @@ export function AcceptInvitationScreen() {
               <h1>Accept the invitation</h1>
               <p className="muted">New here? Choose your name and a password (8 characters or more). Already have an account? Enter its password.</p>
             </div>
-            <TextField label="Your name" hint="Needed for a new account" autoComplete="name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
-            <TextField label="Password" type="password" autoComplete="new-password" value={form.values.password} onChange={(value) => form.set("password", value)} error={form.errors.password} />
+            <TextField label="Your name" hint="Needed for a new account" autoComplete="name" {...form.field("name")} autoFocus />
+            <TextField label="Password" type="password" autoComplete="new-password" {...form.field("password")} />
             {form.formError ? <ErrorNotice error={form.formError} title="Could not accept the invitation" /> : null}
             <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Accepting…">
               Accept invitation

@@ -167,12 +167,12 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
   }
   return (
     <FormDialog title="Create API key" submitLabel="Create key" pendingLabel="Creating…" form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="What the key is for, e.g. “checkout service”" autoFocus />
-      <SelectField label="Project" value={form.values.project_id} onChange={(value) => form.set("project_id", value)} error={form.errors.project_id} options={props.projects.map((project) => ({ value: project.id, label: project.name }))} />
+      <TextField label="Name" {...form.field("name")} hint="What the key is for, e.g. “checkout service”" autoFocus />
+      <SelectField label="Project" {...form.field("project_id")} options={props.projects.map((project) => ({ value: project.id, label: project.name }))} />
       {can("get /api/teams") && names.teams.length > 0 ? (
-        <SelectField label="Team (optional)" value={form.values.team_id} onChange={(value) => form.set("team_id", value)} error={form.errors.team_id} placeholder="No team" options={names.teams.map((team) => ({ value: team.id, label: team.name }))} hint="Team budgets count the spend of the team's keys." />
+        <SelectField label="Team (optional)" {...form.field("team_id")} placeholder="No team" options={names.teams.map((team) => ({ value: team.id, label: team.name }))} hint="Team budgets count the spend of the team's keys." />
       ) : null}
-      <TextField label="Expires (optional)" type="datetime-local" value={form.values.expires_at} onChange={(value) => form.set("expires_at", value)} error={form.errors.expires_at} hint="Empty: never expires." />
+      <TextField label="Expires (optional)" type="datetime-local" {...form.field("expires_at")} hint="Empty: never expires." />
     </FormDialog>
   );
 }

@@ -146,7 +146,7 @@ function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
   });
   return (
     <FormDialog title={props.budget ? "Edit budget" : "Create budget"} submitLabel={props.budget ? "Save" : "Create budget"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <ScopeFields
         scopes={["organization", "project", "team", "key"]}
         scope={form.values.scope}
@@ -156,7 +156,7 @@ function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
         errors={{ scope: form.errors.scope, scope_id: form.errors.scope_id }}
       />
       <div className="form-row">
-        <TextField label="Amount (USD)" value={form.values.amount} onChange={(value) => form.set("amount", value)} error={form.errors.amount} placeholder="25.00" />
+        <TextField label="Amount (USD)" {...form.field("amount")} placeholder="25.00" />
         <SelectField label="Period" value={form.values.period} onChange={(value) => form.set("period", value as typeof form.values.period)} error={form.errors.period} options={Object.entries(periodLabels).map(([value, label]) => ({ value, label }))} />
         <SelectField
           label="Mode"
@@ -169,7 +169,7 @@ function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
           ]}
         />
       </div>
-      <TextField label="Notify at (% of the amount)" value={form.values.thresholds} onChange={(value) => form.set("thresholds", value)} error={form.errorFor("thresholds")} hint="Comma-separated, e.g. 50, 80, 100" />
+      <TextField label="Notify at (% of the amount)" {...form.field("thresholds")} hint="Comma-separated, e.g. 50, 80, 100" />
     </FormDialog>
   );
 }

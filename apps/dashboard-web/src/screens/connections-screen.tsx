@@ -139,7 +139,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
   return (
     <FormDialog title={editing ? `Edit ${props.connection!.name}` : "Add connection"} submitLabel={editing ? "Save" : "Add connection"} form={form} onClose={props.onClose} wide>
       <div className="form-row">
-        <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="The <connection> part of model ids, e.g. openai" autoFocus />
+        <TextField label="Name" {...form.field("name")} hint="The <connection> part of model ids, e.g. openai" autoFocus />
         <SelectField
           label="Kind"
           value={values.kind}
@@ -151,7 +151,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       </div>
       {values.kind !== "demo" ? (
         <>
-          <TextField label="Base URL" type="url" value={values.base_url} onChange={(value) => form.set("base_url", value)} error={form.errors.base_url} hint={values.kind === "systemone" ? "Required" : "Empty: the provider's public API"} />
+          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required" : "Empty: the provider's public API"} />
           <TextField
             label={editing && props.connection?.has_credential ? "New API key (write-only)" : "API key (write-only)"}
             type="password"
@@ -164,7 +164,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
           {editing && props.connection?.has_credential ? <CheckboxField label="Remove the stored API key" checked={values.removeCredential} onChange={(checked) => form.set("removeCredential", checked)} /> : null}
         </>
       ) : null}
-      <TextAreaField label="Models" value={values.models} onChange={(value) => form.set("models", value)} error={form.errorFor("models")} hint="One <vendor>/<model> per line, e.g. openai/gpt-4o-mini" monospace />
+      <TextAreaField label="Models" {...form.field("models")} hint="One <vendor>/<model> per line, e.g. openai/gpt-4o-mini" monospace />
       <TextAreaField
         label="Prices (USD per million tokens)"
         value={values.prices}
@@ -176,8 +176,8 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       />
       {values.kind !== "demo" ? (
         <>
-          <TextAreaField label="Upstream model names" value={values.upstream_model_names} onChange={(value) => form.set("upstream_model_names", value)} error={form.errorFor("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
-          <TextAreaField label="Extra headers" value={values.headers} onChange={(value) => form.set("headers", value)} error={form.errorFor("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
+          <TextAreaField label="Upstream model names" {...form.field("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
+          <TextAreaField label="Extra headers" {...form.field("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
         </>
       ) : null}
       {values.kind !== "demo" ? (
@@ -233,7 +233,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
               rows={2}
             />
             {values.kind === "anthropic" ? (
-              <TextField label="Default max tokens" type="number" value={values.default_max_tokens} onChange={(value) => form.set("default_max_tokens", value)} error={form.errors.default_max_tokens} hint="For translated requests without an output cap; empty: 4096" />
+              <TextField label="Default max tokens" type="number" {...form.field("default_max_tokens")} hint="For translated requests without an output cap; empty: 4096" />
             ) : null}
           </div>
         </details>

@@ -222,24 +222,24 @@ function RuleDialog(props: { policy: Policy; index: number | null; onClose: () =
             ]}
           />
         ) : null}
-        <TextField label={values.type === "regex" ? "Name" : "Name (optional)"} value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="Shown in flags, e.g. ticket-id" />
+        <TextField label={values.type === "regex" ? "Name" : "Name (optional)"} {...form.field("name")} hint="Shown in flags, e.g. ticket-id" />
       </div>
       {values.type === "blocked_terms" ? (
         <>
-          <TextAreaField label="Terms" value={values.terms} onChange={(value) => form.set("terms", value)} error={form.errorFor("terms")} hint="One per line" rows={4} />
+          <TextAreaField label="Terms" {...form.field("terms")} hint="One per line" rows={4} />
           <CheckboxField label="Whole words only" checked={values.wholeWord} onChange={(checked) => form.set("wholeWord", checked)} />
         </>
       ) : null}
       {values.type === "regex" ? (
         <div className="form-row">
-          <TextField label="Pattern" value={values.pattern} onChange={(value) => form.set("pattern", value)} error={form.errors.pattern} placeholder="TICKET-[0-9]{4,8}" />
-          <TextField label="Flags" value={values.flags} onChange={(value) => form.set("flags", value)} error={form.errors.flags} hint="Any of i, m, s, u" />
+          <TextField label="Pattern" {...form.field("pattern")} placeholder="TICKET-[0-9]{4,8}" />
+          <TextField label="Flags" {...form.field("flags")} hint="Any of i, m, s, u" />
         </div>
       ) : null}
       {values.type === "pii" || values.type === "secrets" ? (
         <CheckboxGroup legend="Detectors" options={detectorOptions} values={values.detectors} onChange={(detectors) => form.set("detectors", detectors)} error={form.errorFor("detectors")} hint="None ticked: all of them." />
       ) : null}
-      {values.type === "max_input_characters" ? <TextField label="Limit (characters of all text in one request)" type="number" value={values.limit} onChange={(value) => form.set("limit", value)} error={form.errors.limit} /> : null}
+      {values.type === "max_input_characters" ? <TextField label="Limit (characters of all text in one request)" type="number" {...form.field("limit")} /> : null}
     </FormDialog>
   );
 }

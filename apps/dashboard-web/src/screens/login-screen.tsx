@@ -50,8 +50,8 @@ export function LoginScreen() {
             <h1 id="login-title">Sign in</h1>
             <p className="muted">AI Gateway dashboard</p>
           </div>
-          <TextField label="Email" type="email" autoComplete="username" value={form.values.email} onChange={(value) => form.set("email", value)} error={form.errors.email} autoFocus />
-          <TextField label="Password" type="password" autoComplete="current-password" value={form.values.password} onChange={(value) => form.set("password", value)} error={form.errors.password} />
+          <TextField label="Email" type="email" autoComplete="username" {...form.field("email")} autoFocus />
+          <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
           {choices && choices.length > 0 ? (
             <fieldset>
               <legend>Organization</legend>

@@ -163,8 +163,8 @@ function ServerDialog(props: { server: McpServer | null; onClose: () => void }) 
   const values = form.values;
   return (
     <FormDialog title={editing ? `Edit ${props.server!.name}` : "Register MCP server"} submitLabel={editing ? "Save" : "Register"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
-      <TextField label="URL" type="url" value={values.url} onChange={(value) => form.set("url", value)} error={form.errors.url} placeholder="https://mcp.example.com/mcp" hint="https (http only for localhost)" />
+      <TextField label="Name" {...form.field("name")} autoFocus />
+      <TextField label="URL" type="url" {...form.field("url")} placeholder="https://mcp.example.com/mcp" hint="https (http only for localhost)" />
       <div className="form-row">
         <SelectField
           label="Transport"
@@ -190,12 +190,12 @@ function ServerDialog(props: { server: McpServer | null; onClose: () => void }) 
         />
       </div>
       {values.auth_kind === "bearer" ? (
-        <TextField label={editing ? "New bearer token (write-only)" : "Bearer token (write-only)"} type="password" autoComplete="new-password" value={values.bearer_token} onChange={(value) => form.set("bearer_token", value)} error={form.errors.bearer_token} hint={editing ? "Empty keeps the stored token" : "Stored encrypted"} />
+        <TextField label={editing ? "New bearer token (write-only)" : "Bearer token (write-only)"} type="password" autoComplete="new-password" {...form.field("bearer_token")} hint={editing ? "Empty keeps the stored token" : "Stored encrypted"} />
       ) : null}
       {!editing && values.auth_kind === "oauth" ? (
         <div className="form-row">
-          <TextField label="OAuth client id (optional)" value={values.oauth_client_id} onChange={(value) => form.set("oauth_client_id", value)} error={form.errors.oauth_client_id} hint="Only for servers without dynamic registration" />
-          <TextField label="OAuth client secret (optional)" type="password" autoComplete="new-password" value={values.oauth_client_secret} onChange={(value) => form.set("oauth_client_secret", value)} error={form.errors.oauth_client_secret} />
+          <TextField label="OAuth client id (optional)" {...form.field("oauth_client_id")} hint="Only for servers without dynamic registration" />
+          <TextField label="OAuth client secret (optional)" type="password" autoComplete="new-password" {...form.field("oauth_client_secret")} />
         </div>
       ) : null}
     </FormDialog>

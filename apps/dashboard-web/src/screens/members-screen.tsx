@@ -203,8 +203,8 @@ function InviteDialog(props: { onClose: () => void }) {
   }
   return (
     <FormDialog title="Invite member" submitLabel="Send invitation" form={form} onClose={props.onClose}>
-      <TextField label="Email" type="email" value={form.values.email} onChange={(value) => form.set("email", value)} error={form.errors.email} autoFocus />
-      <SelectField label="Role" value={form.values.role} onChange={(value) => form.set("role", value)} error={form.errors.role} options={grantableRoles(session.user.role)} />
+      <TextField label="Email" type="email" {...form.field("email")} autoFocus />
+      <SelectField label="Role" {...form.field("role")} options={grantableRoles(session.user.role)} />
       {form.values.role === "member" || form.values.role === "viewer" ? (
         <CheckboxGroup legend="Projects" options={names.projects.map((project) => ({ value: project.id, label: project.name }))} values={form.values.project_ids} onChange={(projectIds) => form.set("project_ids", projectIds)} error={form.errorFor("project_ids")} hint="Members create keys and use the playground in these projects." />
       ) : null}
@@ -225,7 +225,7 @@ function MemberDialog(props: { member: Member; onClose: () => void }) {
   });
   return (
     <FormDialog title={`Change ${props.member.name || props.member.email}`} submitLabel="Save" form={form} onClose={props.onClose}>
-      <SelectField label="Role" value={form.values.role} onChange={(value) => form.set("role", value)} error={form.errors.role} options={grantableRoles(session.user.role)} />
+      <SelectField label="Role" {...form.field("role")} options={grantableRoles(session.user.role)} />
       {form.values.role === "member" || form.values.role === "viewer" ? (
         <CheckboxGroup legend="Projects" options={names.projects.map((project) => ({ value: project.id, label: project.name }))} values={form.values.project_ids} onChange={(projectIds) => form.set("project_ids", projectIds)} error={form.errorFor("project_ids")} />
       ) : null}

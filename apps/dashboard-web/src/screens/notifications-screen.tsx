@@ -117,7 +117,7 @@ function ChannelDialog(props: { channel: NotificationChannel | null; onClose: ()
   const values = form.values;
   return (
     <FormDialog title={editing ? `Edit ${props.channel!.name}` : "Add notification channel"} submitLabel={editing ? "Save" : "Add channel"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <CheckboxField label="Enabled" checked={values.enabled} onChange={(checked) => form.set("enabled", checked)} />
       <CheckboxGroup legend="Events" options={eventOptions} values={values.events} onChange={(events) => form.set("events", events)} error={form.errorFor("events")} hint="None ticked: all events." />
       {editing ? <CheckboxField label="Replace the destination (URL, secret or recipients)" checked={values.replaceConfig} onChange={(checked) => form.set("replaceConfig", checked)} hint="Stored URLs and secrets are never shown; enter them again to change them." /> : null}
@@ -131,11 +131,11 @@ function ChannelDialog(props: { channel: NotificationChannel | null; onClose: ()
             options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
           />
           {values.kind === "email" ? (
-            <TextAreaField label="Recipients" value={values.recipients} onChange={(value) => form.set("recipients", value)} error={form.errorFor("recipients")} hint="Email addresses, separated by commas or new lines" rows={2} />
+            <TextAreaField label="Recipients" {...form.field("recipients")} hint="Email addresses, separated by commas or new lines" rows={2} />
           ) : (
-            <TextField label={values.kind === "slack" ? "Slack incoming webhook URL (write-only)" : "Webhook URL"} type="url" value={values.url} onChange={(value) => form.set("url", value)} error={form.errors.url} hint="https (http only for localhost)" />
+            <TextField label={values.kind === "slack" ? "Slack incoming webhook URL (write-only)" : "Webhook URL"} type="url" {...form.field("url")} hint="https (http only for localhost)" />
           )}
-          {values.kind === "webhook" ? <TextField label="Signing secret (write-only)" type="password" autoComplete="new-password" value={values.secret} onChange={(value) => form.set("secret", value)} error={form.errors.secret} hint="16+ characters" /> : null}
+          {values.kind === "webhook" ? <TextField label="Signing secret (write-only)" type="password" autoComplete="new-password" {...form.field("secret")} hint="16+ characters" /> : null}
         </>
       ) : null}
     </FormDialog>

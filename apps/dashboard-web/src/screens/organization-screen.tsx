@@ -42,7 +42,7 @@ function OrganizationForm(props: { organization: Organization }) {
     <div className="card">
       <form className="stack" onSubmit={form.submit} noValidate>
         <div className="form-row">
-          <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} disabled={!editable} />
+          <TextField label="Name" {...form.field("name")} disabled={!editable} />
           <TextField label="Slug" value={props.organization.slug} onChange={() => undefined} disabled hint="Fixed" />
           <SelectField
             label="Sign-in"

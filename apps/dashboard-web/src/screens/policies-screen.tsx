@@ -103,7 +103,7 @@ function PolicyDialog(props: { policy: Policy | null; onClose: () => void }) {
   });
   return (
     <FormDialog title={props.policy ? "Edit policy" : "Create policy"} submitLabel={props.policy ? "Save" : "Create policy"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <ScopeFields
         scopes={["organization", "project", "key"]}
         scope={form.values.scope}
@@ -112,8 +112,8 @@ function PolicyDialog(props: { policy: Policy | null; onClose: () => void }) {
         onChange={(scope, scopeId) => form.update((values) => ({ ...values, scope, scope_id: scopeId }))}
         errors={{ scope: form.errors.scope, scope_id: form.errors.scope_id }}
       />
-      <TextAreaField label="Allow" value={form.values.allow} onChange={(value) => form.set("allow", value)} error={form.errorFor("allow")} hint="One glob per line, e.g. openai/* or */anthropic/claude-*. Empty: every model not denied." monospace rows={3} />
-      <TextAreaField label="Deny" value={form.values.deny} onChange={(value) => form.set("deny", value)} error={form.errorFor("deny")} hint="One glob per line; deny wins over allow." monospace rows={3} />
+      <TextAreaField label="Allow" {...form.field("allow")} hint="One glob per line, e.g. openai/* or */anthropic/claude-*. Empty: every model not denied." monospace rows={3} />
+      <TextAreaField label="Deny" {...form.field("deny")} hint="One glob per line; deny wins over allow." monospace rows={3} />
     </FormDialog>
   );
 }

@@ -75,8 +75,8 @@ function ProjectDialog(props: { project: Project | null; onClose: () => void }) 
   });
   return (
     <FormDialog title={props.project ? "Edit project" : "Create project"} submitLabel={props.project ? "Save" : "Create project"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
-      <TextAreaField label="Description" value={form.values.description} onChange={(value) => form.set("description", value)} error={form.errors.description} rows={2} />
+      <TextField label="Name" {...form.field("name")} autoFocus />
+      <TextAreaField label="Description" {...form.field("description")} rows={2} />
       <CheckboxField
         label="Store request and response content on usage events"
         checked={form.values.capture_content}

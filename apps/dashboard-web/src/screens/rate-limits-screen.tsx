@@ -117,11 +117,11 @@ function RateLimitDialog(props: { limit: RateLimit | null; onClose: () => void }
         onChange={(scope, scopeId) => form.update((values) => ({ ...values, scope, scope_id: scopeId }))}
         errors={{ scope: form.errors.scope, scope_id: form.errors.scope_id }}
       />
-      <TextField label="Window (seconds)" type="number" value={form.values.window_seconds} onChange={(value) => form.set("window_seconds", value)} error={form.errors.window_seconds} hint="1 to 86400" />
+      <TextField label="Window (seconds)" type="number" {...form.field("window_seconds")} hint="1 to 86400" />
       <div className="form-row">
-        <TextField label="Requests per window" type="number" value={form.values.requests_per_window} onChange={(value) => form.set("requests_per_window", value)} error={form.errors.requests_per_window} hint="Empty: no cap" />
-        <TextField label="Tokens per window" type="number" value={form.values.tokens_per_window} onChange={(value) => form.set("tokens_per_window", value)} error={form.errors.tokens_per_window} hint="Empty: no cap" />
-        <TextField label="Concurrent calls" type="number" value={form.values.concurrency} onChange={(value) => form.set("concurrency", value)} error={form.errors.concurrency} hint="Empty: no cap" />
+        <TextField label="Requests per window" type="number" {...form.field("requests_per_window")} hint="Empty: no cap" />
+        <TextField label="Tokens per window" type="number" {...form.field("tokens_per_window")} hint="Empty: no cap" />
+        <TextField label="Concurrent calls" type="number" {...form.field("concurrency")} hint="Empty: no cap" />
       </div>
     </FormDialog>
   );

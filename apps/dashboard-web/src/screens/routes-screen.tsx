@@ -112,7 +112,7 @@ function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void })
   return (
     <FormDialog title={props.route ? `Edit ${props.route.alias}` : "Create route"} submitLabel={props.route ? "Save" : "Create route"} form={form} onClose={props.onClose} wide>
       <div className="form-row">
-        <TextField label="Alias" value={form.values.alias} onChange={(value) => form.set("alias", value)} error={form.errors.alias} hint="What callers put in model, e.g. fast" autoFocus />
+        <TextField label="Alias" {...form.field("alias")} hint="What callers put in model, e.g. fast" autoFocus />
         <SelectField
           label="Strategy"
           value={form.values.strategy}
@@ -156,8 +156,8 @@ function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void })
       </fieldset>
       <div className="form-row">
         <CheckboxField label="Session affinity" checked={form.values.affinity} onChange={(checked) => form.set("affinity", checked)} hint="Calls of one session stay on the same target" />
-        {form.values.affinity ? <TextField label="Affinity lifetime (seconds)" type="number" value={form.values.ttl_seconds} onChange={(value) => form.set("ttl_seconds", value)} error={form.errors.ttl_seconds} /> : null}
-        <TextField label="Attempts per call" type="number" value={form.values.max_attempts} onChange={(value) => form.set("max_attempts", value)} error={form.errors.max_attempts} hint="1 to 5, across targets" />
+        {form.values.affinity ? <TextField label="Affinity lifetime (seconds)" type="number" {...form.field("ttl_seconds")} /> : null}
+        <TextField label="Attempts per call" type="number" {...form.field("max_attempts")} hint="1 to 5, across targets" />
       </div>
     </FormDialog>
   );

@@ -157,7 +157,7 @@ function TeamDialog(props: { team: Team | null; onClose: () => void }) {
   });
   return (
     <FormDialog title={props.team ? "Edit team" : "Create team"} submitLabel={props.team ? "Save" : "Create team"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <SelectField label="Default role of members" value={form.values.default_role} onChange={(value) => form.set("default_role", value as typeof form.values.default_role)} error={form.errors.default_role} options={roleOptions} />
     </FormDialog>
   );

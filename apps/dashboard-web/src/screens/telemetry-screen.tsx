@@ -97,7 +97,7 @@ function DestinationDialog(props: { destination: TelemetryDestination | null; on
   const values = form.values;
   return (
     <FormDialog title={editing ? `Edit ${props.destination!.name}` : "Add telemetry destination"} submitLabel={editing ? "Save" : "Add destination"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <CheckboxField label="Enabled" checked={values.enabled} onChange={(checked) => form.set("enabled", checked)} />
       {editing ? <CheckboxField label="Replace the configuration (URL, secret, headers)" checked={values.replaceConfig} onChange={(checked) => form.set("replaceConfig", checked)} hint="The stored secret and headers are never shown; enter them again to change anything." /> : null}
       {values.replaceConfig ? (
@@ -112,8 +112,8 @@ function DestinationDialog(props: { destination: TelemetryDestination | null; on
               { value: "webhook", label: "Webhook (signed JSON)" },
             ]}
           />
-          <TextField label={values.kind === "otlp_http" ? "Traces endpoint" : "Webhook URL"} type="url" value={values.url} onChange={(value) => form.set("url", value)} error={form.errors.url} placeholder={values.kind === "otlp_http" ? "https://collector.example.com:4318/v1/traces" : "https://hooks.example.com/gateway"} hint="https (http only for localhost)" />
-          {values.kind === "webhook" ? <TextField label="Signing secret (write-only)" type="password" autoComplete="new-password" value={values.secret} onChange={(value) => form.set("secret", value)} error={form.errors.secret} hint="16+ characters; receivers check X-Gateway-Signature with it" /> : null}
+          <TextField label={values.kind === "otlp_http" ? "Traces endpoint" : "Webhook URL"} type="url" {...form.field("url")} placeholder={values.kind === "otlp_http" ? "https://collector.example.com:4318/v1/traces" : "https://hooks.example.com/gateway"} hint="https (http only for localhost)" />
+          {values.kind === "webhook" ? <TextField label="Signing secret (write-only)" type="password" autoComplete="new-password" {...form.field("secret")} hint="16+ characters; receivers check X-Gateway-Signature with it" /> : null}
           <TextAreaField label="Headers (stored encrypted)" value={values.headers} onChange={(value) => form.set("headers", value)} error={form.errorFor("headers") ?? form.errorFor("config.headers")} hint="Optional, one per line: Header-Name: value" monospace rows={2} />
         </>
       ) : null}
