@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { Dialog } from "./dialog.js";
+import { DialogFooter } from "./dialog-footer.js";
 import { ErrorNotice } from "./error-notice.js";
+import { PendingButton } from "./pending-button.js";
 
 /** Asks before a destructive action (revoke, delete); shows the failure if the action fails. */
 export function ConfirmDialog(props: {
@@ -19,14 +21,11 @@ export function ConfirmDialog(props: {
       title={props.title}
       onClose={props.onClose}
       footer={
-        <>
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="button" className="button danger solid" onClick={props.onConfirm} disabled={props.pending}>
-            {props.pending ? "Working…" : props.confirmLabel}
-          </button>
-        </>
+        <DialogFooter onCancel={props.onClose}>
+          <PendingButton className="button danger solid" onClick={props.onConfirm} pending={props.pending ?? false} pendingLabel="Working…">
+            {props.confirmLabel}
+          </PendingButton>
+        </DialogFooter>
       }
     >
       <div className="stack">

@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 
-/** What a list shows when it has nothing yet: what belongs here and, when allowed, how to add one. */
+/** What a list shows when it has nothing yet, in a card: what belongs here and, when allowed, how to add one. */
 export function EmptyState(props: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
-    <div className="empty-state">
-      <h3>{props.title}</h3>
-      {props.children ? <p>{props.children}</p> : null}
-      {props.action}
+    <div className="card">
+      <div className="empty-state">
+        <h3>{props.title}</h3>
+        {props.children ? <p>{props.children}</p> : null}
+        {props.action}
+      </div>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { isApiError } from "../api/api-error.js";
 import type { DashboardOperation } from "../api/dashboard-operation.js";
@@ -8,6 +8,16 @@ import { validateRequestBody } from "../api/validate-request-body.js";
 export interface FormBody {
   body: unknown;
   errors?: Record<string, string>;
+}
+
+/** The fields of a form that hold any string (text inputs, text areas, free selects). */
+export type StringField<Values> = { [Name in keyof Values]: string extends Values[Name] ? (Values[Name] extends string ? Name : never) : never }[keyof Values];
+
+/** What a text control needs to edit one field: its value, its setter and its error. */
+export interface FieldBinding {
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
 }
 
 /** The state and actions of a {@link useSchemaForm} form. */
@@ -21,6 +31,8 @@ export interface SchemaForm<Values> {
   /** The error of a field or of anything inside it (`headers` covers `headers.X-Api-Key`). */
   errorFor(path: string): string | undefined;
   set<Name extends keyof Values>(name: Name, value: Values[Name]): void;
+  /** Binds a control to a string field: `<TextField label="Name" {...form.field("name")} />`. */
+  field(name: StringField<Values>): FieldBinding;
   update(change: (values: Values) => Values): void;
   submit(event?: FormEvent): void;
   reset(values: Values): void;
@@ -35,12 +47,15 @@ export function useSchemaForm<Values extends object, Result>(options: {
   initial: Values;
   toBody: (values: Values) => FormBody;
   send: (body: any) => Promise<Result>;
+  /** Queries (by key prefix) refreshed after a successful send, before `onSuccess`, so every screen showing the resource updates. */
+  invalidate?: readonly (readonly string[])[];
   onSuccess?: (result: Result) => void;
   /** Called after a failed send (after the errors were placed on their fields). */
   onError?: (error: unknown) => void;
   /** Maps an API param path to the form's field path when they differ (e.g. `amount_micros` -> `amount`). */
   fieldOf?: Record<string, string>;
 }): SchemaForm<Values> {
+  const queryClient = useQueryClient();
   const [values, setValues] = useState(options.initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<unknown>(null);
@@ -52,7 +67,10 @@ export function useSchemaForm<Values extends object, Result>(options: {
   const known = (path: string) => path !== "" && (Object.keys(options.initial) as string[]).includes(path.split(/[.[]/)[0]!);
   const mutation = useMutation({
     mutationFn: options.send,
-    onSuccess: (result: Result) => options.onSuccess?.(result),
+    onSuccess: async (result: Result) => {
+      await Promise.all((options.invalidate ?? []).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+      options.onSuccess?.(result);
+    },
     onError: (error: unknown) => {
       const fieldErrors = isApiError(error) ? rename(error.fieldErrors()) : {};
       setErrors(fieldErrors);
@@ -61,13 +79,16 @@ export function useSchemaForm<Values extends object, Result>(options: {
       options.onError?.(error);
     },
   });
+  const errorFor = (path: string) => errors[path] ?? Object.entries(errors).find(([key]) => key.startsWith(`${path}.`) || key.startsWith(`${path}[`))?.[1];
+  const set = <Name extends keyof Values>(name: Name, value: Values[Name]) => setValues((current) => ({ ...current, [name]: value }));
   return {
     values,
     errors,
     formError,
     pending: mutation.isPending,
-    errorFor: (path) => errors[path] ?? Object.entries(errors).find(([key]) => key.startsWith(`${path}.`) || key.startsWith(`${path}[`))?.[1],
-    set: (name, value) => setValues((current) => ({ ...current, [name]: value })),
+    errorFor,
+    set,
+    field: (name) => ({ value: values[name] as string, onChange: (value) => set(name, value as Values[typeof name]), error: errorFor(name as string) }),
     update: (change) => setValues(change),
     reset: (next) => {
       setValues(next);

@@ -3,7 +3,7 @@ import { NavLink, Outlet, useLocation } from "react-router";
 import { StatusBadge } from "../components/status-badge.js";
 import { useSession } from "../session/session-context.js";
 import { useSignOut } from "../session/use-sign-out.js";
-import { navigationGroups } from "./navigation-items.js";
+import { navigationGroups } from "./pages.js";
 
 /** The signed-in frame: side navigation (only what the role may open), top bar, and the screen. */
 export function AppLayout() {
@@ -23,24 +23,20 @@ export function AppLayout() {
           <img src="/favicon.svg" alt="" /> AI Gateway
         </NavLink>
         <nav className="nav" aria-label="Main">
-          {navigationGroups.map((group) => {
-            const items = group.items.filter((item) => can(item.operation));
-            if (items.length === 0) return null;
-            return (
-              <div className="nav-group" key={group.label}>
-                <h2>{group.label}</h2>
-                <ul>
-                  {items.map((item) => (
-                    <li key={item.path}>
-                      <NavLink to={item.path} end={item.path === "/"}>
-                        {item.label}
-                      </NavLink>
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            );
-          })}
+          {navigationGroups(can).map((group) => (
+            <div className="nav-group" key={group.label}>
+              <h2>{group.label}</h2>
+              <ul>
+                {group.pages.map((page) => (
+                  <li key={page.path}>
+                    <NavLink to={page.path} end={page.path === "/"}>
+                      {page.label}
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
         </nav>
       </aside>
       <div className="main">

@@ -4,6 +4,7 @@ import type { ResponseBody } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
+import { PendingButton } from "../components/pending-button.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 
 type Acceptance = ResponseBody<"/v1/auth/invitations/accept", "post">;
@@ -50,12 +51,12 @@ export function AcceptInvitationScreen() {
               <h1>Accept the invitation</h1>
               <p className="muted">New here? Choose your name and a password (8 characters or more). Already have an account? Enter its password.</p>
             </div>
-            <TextField label="Your name" hint="Needed for a new account" autoComplete="name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
-            <TextField label="Password" type="password" autoComplete="new-password" value={form.values.password} onChange={(value) => form.set("password", value)} error={form.errors.password} />
+            <TextField label="Your name" hint="Needed for a new account" autoComplete="name" {...form.field("name")} autoFocus />
+            <TextField label="Password" type="password" autoComplete="new-password" {...form.field("password")} />
             {form.formError ? <ErrorNotice error={form.formError} title="Could not accept the invitation" /> : null}
-            <button type="submit" className="button primary" disabled={form.pending}>
-              {form.pending ? "Accepting…" : "Accept invitation"}
-            </button>
+            <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Accepting…">
+              Accept invitation
+            </PendingButton>
           </form>
         )}
       </main>

@@ -1,16 +1,19 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApiKey, CreatedApiKey } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { CopyButton } from "../components/copy-button.js";
 import { Dialog } from "../components/dialog.js";
 import { EmptyState } from "../components/empty-state.js";
-import { ErrorNotice } from "../components/error-notice.js";
 import { SelectField, TextField } from "../components/fields.js";
-import { LoadingState } from "../components/loading-state.js";
+import { FormDialog } from "../components/form-dialog.js";
+import { LoadMoreButton } from "../components/load-more-button.js";
 import { PageHeader } from "../components/page-header.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { StatusBadge } from "../components/status-badge.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useCursorPages } from "../components/use-cursor-pages.js";
 import { useNames } from "../components/use-names.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatDateTime, formatRelativeTime } from "../format/format-date-time.js";
@@ -20,41 +23,30 @@ const statusTone = { active: "success", expired: "warning", revoked: "danger" } 
 
 /** API keys: list with filters, create (the secret shown once, with a copy button), revoke with confirmation. */
 export function ApiKeysScreen() {
-  const { can, canUseProject } = useSession();
+  const { canUseProject } = useSession();
   const names = useNames();
-  const queryClient = useQueryClient();
   const [projectId, setProjectId] = useState("");
   const [status, setStatus] = useState<"" | ApiKey["status"]>("");
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const query = { limit: 50, ...(projectId ? { project_id: projectId } : {}), ...(status ? { status } : {}) };
-  const keys = useInfiniteQuery({
+  const keys = useCursorPages({
     queryKey: ["api-keys", "pages", query],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => callApi(dashboardClient.GET("/api/api-keys", { params: { query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } } })),
-    getNextPageParam: (page) => page.next_cursor ?? undefined,
+    fetchPage: (cursor) => callApi(dashboardClient.GET("/api/api-keys", { params: { query: { ...query, ...(cursor ? { cursor } : {}) } } })),
   });
-  const revoke = useMutation({
+  const revoke = useConfirmedMutation({
     mutationFn: (key: ApiKey) => callApi(dashboardClient.DELETE("/api/api-keys/{api_key_id}", { params: { path: { api_key_id: key.id } } })),
-    onSuccess: async () => {
-      setRevoking(null);
-      await queryClient.invalidateQueries({ queryKey: ["api-keys"] });
-    },
+    invalidate: [["api-keys"]],
   });
   const usableProjects = names.projects.filter((project) => canUseProject(project.id));
-  const mayCreate = can("post /api/api-keys") && usableProjects.length > 0;
-  const rows = keys.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <>
       <PageHeader
         title="API keys"
         description="Keys authenticate calls to the gateway. Each belongs to a project; its policies, budgets and rate limits apply to every call made with it."
         actions={
-          mayCreate ? (
-            <button type="button" className="button primary" onClick={() => setCreating(true)}>
-              Create API key
-            </button>
-          ) : null
+          <ActionButton operation="post /api/api-keys" when={usableProjects.length > 0} tone="primary" onClick={() => setCreating(true)}>
+            Create API key
+          </ActionButton>
         }
       />
       <div className="filters" role="search" aria-label="Filter API keys">
@@ -71,89 +63,51 @@ export function ApiKeysScreen() {
           ]}
         />
       </div>
-      {keys.isPending ? (
-        <LoadingState label="Loading API keys…" />
-      ) : keys.isError ? (
-        <ErrorNotice error={keys.error} title="Could not load the API keys" onRetry={() => void keys.refetch()} />
-      ) : rows.length === 0 ? (
-        <div className="card">
+      <ResourceTable
+        query={keys}
+        label="the API keys"
+        loadingLabel="Loading API keys…"
+        empty={
           <EmptyState
             title={projectId || status ? "No keys match these filters" : "No API keys yet"}
             action={
-              mayCreate && !projectId && !status ? (
-                <button type="button" className="button primary" onClick={() => setCreating(true)}>
-                  Create the first key
-                </button>
-              ) : null
+              <ActionButton operation="post /api/api-keys" when={usableProjects.length > 0 && !projectId && !status} tone="primary" onClick={() => setCreating(true)}>
+                Create the first key
+              </ActionButton>
             }
           >
             A key lets an application call the gateway's <code>/v1</code> endpoints.
           </EmptyState>
-        </div>
-      ) : (
-        <div className="table-wrap">
-          <table aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Project</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((key) => (
-                <tr key={key.id} data-testid={`api-key-${key.id}`}>
-                  <td>{key.name}</td>
-                  <td className="mono">
-                    {key.prefix}…{key.last_four}
-                  </td>
-                  <td>{names.project(key.project_id)}</td>
-                  <td>
-                    <StatusBadge tone={statusTone[key.status]}>{key.status}</StatusBadge>
-                  </td>
-                  <td title={formatDateTime(key.last_used_at)}>{formatRelativeTime(key.last_used_at)}</td>
-                  <td>{formatDateTime(key.expires_at)}</td>
-                  <td className="row-actions">
-                    {key.status !== "revoked" && can("delete /api/api-keys/{api_key_id}") && canUseProject(key.project_id) ? (
-                      <button type="button" className="button small danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                        Revoke
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {keys.hasNextPage ? (
-        <div>
-          <button type="button" className="button" onClick={() => void keys.fetchNextPage()} disabled={keys.isFetchingNextPage}>
-            {keys.isFetchingNextPage ? "Loading…" : "Load more"}
-          </button>
-        </div>
-      ) : null}
-      {creating ? <CreateApiKeyDialog projects={usableProjects} onClose={() => setCreating(false)} /> : null}
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this API key?"
-        confirmLabel="Revoke key"
-        onClose={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        pending={revoke.isPending}
-        error={revoke.error}
+        }
+        tableLabel="API keys"
+        columns={["Name", "Key", "Project", "Status", "Last used", "Expires"]}
+        actions
       >
+        {(key) => (
+          <tr key={key.id} data-testid={`api-key-${key.id}`}>
+            <td>{key.name}</td>
+            <td className="mono">
+              {key.prefix}…{key.last_four}
+            </td>
+            <td>{names.project(key.project_id)}</td>
+            <td>
+              <StatusBadge tone={statusTone[key.status]}>{key.status}</StatusBadge>
+            </td>
+            <td title={formatDateTime(key.last_used_at)}>{formatRelativeTime(key.last_used_at)}</td>
+            <td>{formatDateTime(key.expires_at)}</td>
+            <td className="row-actions">
+              <ActionButton operation="delete /api/api-keys/{api_key_id}" when={key.status !== "revoked" && canUseProject(key.project_id)} small tone="danger" onClick={() => revoke.ask(key)} aria-label={`Revoke ${key.name}`}>
+                Revoke
+              </ActionButton>
+            </td>
+          </tr>
+        )}
+      </ResourceTable>
+      <LoadMoreButton pages={keys} label="Load more" />
+      {creating ? <CreateApiKeyDialog projects={usableProjects} onClose={() => setCreating(false)} /> : null}
+      <ConfirmDialog {...revoke.dialog} title="Revoke this API key?" confirmLabel="Revoke key">
         <p>
-          <strong>{revoking?.name}</strong> ({revoking?.prefix}…{revoking?.last_four}) stops working within a second: the gateway refuses every call made with it. This
+          <strong>{revoke.item?.name}</strong> ({revoke.item?.prefix}…{revoke.item?.last_four}) stops working within a second: the gateway refuses every call made with it. This
           cannot be undone; the record stays for the audit trail.
         </p>
       </ConfirmDialog>
@@ -163,7 +117,6 @@ export function ApiKeysScreen() {
 
 /** The create dialog: a form, then the new secret, shown this one time. */
 function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const names = useNames();
   const { can } = useSession();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
@@ -178,10 +131,8 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
       };
     },
     send: (body) => callApi(dashboardClient.POST("/api/api-keys", { body })),
-    onSuccess: async (key) => {
-      setCreated(key);
-      await queryClient.invalidateQueries({ queryKey: ["api-keys"] });
-    },
+    invalidate: [["api-keys"]],
+    onSuccess: setCreated,
   });
   if (created) {
     return (
@@ -215,30 +166,13 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
     );
   }
   return (
-    <Dialog
-      open
-      title="Create API key"
-      onClose={props.onClose}
-      footer={
-        <>
-          <button type="button" className="button" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="create-api-key" className="button primary" disabled={form.pending}>
-            {form.pending ? "Creating…" : "Create key"}
-          </button>
-        </>
-      }
-    >
-      <form id="create-api-key" className="stack" onSubmit={form.submit} noValidate>
-        <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="What the key is for, e.g. “checkout service”" autoFocus />
-        <SelectField label="Project" value={form.values.project_id} onChange={(value) => form.set("project_id", value)} error={form.errors.project_id} options={props.projects.map((project) => ({ value: project.id, label: project.name }))} />
-        {can("get /api/teams") && names.teams.length > 0 ? (
-          <SelectField label="Team (optional)" value={form.values.team_id} onChange={(value) => form.set("team_id", value)} error={form.errors.team_id} placeholder="No team" options={names.teams.map((team) => ({ value: team.id, label: team.name }))} hint="Team budgets count the spend of the team's keys." />
-        ) : null}
-        <TextField label="Expires (optional)" type="datetime-local" value={form.values.expires_at} onChange={(value) => form.set("expires_at", value)} error={form.errors.expires_at} hint="Empty: never expires." />
-        {form.formError ? <ErrorNotice error={form.formError} /> : null}
-      </form>
-    </Dialog>
+    <FormDialog title="Create API key" submitLabel="Create key" pendingLabel="Creating…" form={form} onClose={props.onClose}>
+      <TextField label="Name" {...form.field("name")} hint="What the key is for, e.g. “checkout service”" autoFocus />
+      <SelectField label="Project" {...form.field("project_id")} options={props.projects.map((project) => ({ value: project.id, label: project.name }))} />
+      {can("get /api/teams") && names.teams.length > 0 ? (
+        <SelectField label="Team (optional)" {...form.field("team_id")} placeholder="No team" options={names.teams.map((team) => ({ value: team.id, label: team.name }))} hint="Team budgets count the spend of the team's keys." />
+      ) : null}
+      <TextField label="Expires (optional)" type="datetime-local" {...form.field("expires_at")} hint="Empty: never expires." />
+    </FormDialog>
   );
 }

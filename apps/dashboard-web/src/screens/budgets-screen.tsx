@@ -1,17 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import type { Budget, BudgetStatus } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { SelectField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { type Scope, ScopeFields, useScopeLabel } from "../components/scope-fields.js";
 import { StatusBadge } from "../components/status-badge.js";
-import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatDateTime } from "../format/format-date-time.js";
 import { formatMicros, parseDollarsToMicros } from "../format/format-micros.js";
@@ -33,99 +34,69 @@ function SpendBar(props: { status: BudgetStatus }) {
 
 /** Budgets with their current spend and what remains; create, edit, delete. */
 export function BudgetsScreen() {
-  const { can } = useSession();
   const scopeLabel = useScopeLabel();
   const budgets = useQuery(dashboardQueries.budgets());
   const statuses = useQuery(dashboardQueries.budgetStatuses());
-  const [editing, setEditing] = useState<Budget | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Budget | null>(null);
-  const remove = useApiMutation({
+  const editor = useEditDialog<Budget>();
+  const remove = useConfirmedMutation({
     mutationFn: (budget: Budget) => callApi(dashboardClient.DELETE("/api/budgets/{budget_id}", { params: { path: { budget_id: budget.id } } })),
     invalidate: [["budgets"]],
-    onSuccess: () => setDeleting(null),
   });
   const statusOf = new Map((statuses.data?.data ?? []).map((status) => [status.budget_id, status]));
-  const mayCreate = can("post /api/budgets");
   return (
     <>
       <PageHeader
         title="Budgets"
         description="Spend caps per organization, project, team or key for a UTC day, ISO week, month or in total. Hard budgets refuse calls that could exceed them; soft budgets notify at their thresholds."
-        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create budget</button> : null}
+        actions={<ActionButton operation="post /api/budgets" tone="primary" onClick={editor.create}>Create budget</ActionButton>}
       />
-      <QueryView query={budgets} label="budgets">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No budgets yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create a budget</button> : null}>
-                Spend is unlimited until a budget says otherwise.
-              </EmptyState>
-            </div>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Budgets">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Applies to</th>
-                    <th scope="col">Period</th>
-                    <th scope="col">Mode</th>
-                    <th scope="col" className="numeric">Amount</th>
-                    <th scope="col" className="numeric">Spent</th>
-                    <th scope="col" className="numeric">Remaining</th>
-                    <th scope="col">Used</th>
-                    <th scope="col"><span className="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((budget) => {
-                    const status = statusOf.get(budget.id);
-                    return (
-                      <tr key={budget.id} data-testid={`budget-${budget.name}`}>
-                        <td>{budget.name}</td>
-                        <td>{scopeLabel(budget.scope, budget.scope_id)}</td>
-                        <td>
-                          {periodLabels[budget.period]}
-                          {status?.period_end ? <div className="small muted">until {formatDateTime(status.period_end)}</div> : null}
-                        </td>
-                        <td>{budget.mode === "hard" ? <StatusBadge tone="danger">hard</StatusBadge> : <StatusBadge>soft</StatusBadge>}</td>
-                        <td className="numeric">{formatMicros(budget.amount_micros)}</td>
-                        <td className="numeric" data-testid="budget-spent">{status ? formatMicros(status.spent_micros) : "…"}</td>
-                        <td className="numeric" data-testid="budget-remaining">{status ? formatMicros(status.remaining_micros) : "…"}</td>
-                        <td>
-                          {status ? (
-                            <>
-                              <SpendBar status={status} />
-                              <span className="small muted">{formatPercent(status.used_fraction)}</span>
-                            </>
-                          ) : null}
-                        </td>
-                        <td className="row-actions">
-                          {can("patch /api/budgets/{budget_id}") ? <button type="button" className="button small" onClick={() => setEditing(budget)}>Edit</button> : null}
-                          {can("delete /api/budgets/{budget_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(budget)}>Delete</button> : null}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )
+      <ResourceTable
+        query={budgets}
+        label="budgets"
+        empty={
+          <EmptyState title="No budgets yet" action={<ActionButton operation="post /api/budgets" tone="primary" onClick={editor.create}>Create a budget</ActionButton>}>
+            Spend is unlimited until a budget says otherwise.
+          </EmptyState>
         }
-      </QueryView>
-      <p className="small muted">Spent: recorded usage of the current period (updated about every second); calls still running are not included.</p>
-      {editing ? <BudgetDialog budget={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this budget?"
-        confirmLabel="Delete budget"
-        onClose={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        pending={remove.isPending}
-        error={remove.error}
+        tableLabel="Budgets"
+        columns={["Name", "Applies to", "Period", "Mode", { label: "Amount", numeric: true }, { label: "Spent", numeric: true }, { label: "Remaining", numeric: true }, "Used"]}
+        actions
       >
+        {(budget) => {
+          const status = statusOf.get(budget.id);
+          return (
+            <tr key={budget.id} data-testid={`budget-${budget.name}`}>
+              <td>{budget.name}</td>
+              <td>{scopeLabel(budget.scope, budget.scope_id)}</td>
+              <td>
+                {periodLabels[budget.period]}
+                {status?.period_end ? <div className="small muted">until {formatDateTime(status.period_end)}</div> : null}
+              </td>
+              <td>{budget.mode === "hard" ? <StatusBadge tone="danger">hard</StatusBadge> : <StatusBadge>soft</StatusBadge>}</td>
+              <td className="numeric">{formatMicros(budget.amount_micros)}</td>
+              <td className="numeric" data-testid="budget-spent">{status ? formatMicros(status.spent_micros) : "…"}</td>
+              <td className="numeric" data-testid="budget-remaining">{status ? formatMicros(status.remaining_micros) : "…"}</td>
+              <td>
+                {status ? (
+                  <>
+                    <SpendBar status={status} />
+                    <span className="small muted">{formatPercent(status.used_fraction)}</span>
+                  </>
+                ) : null}
+              </td>
+              <td className="row-actions">
+                <ActionButton operation="patch /api/budgets/{budget_id}" small onClick={() => editor.edit(budget)}>Edit</ActionButton>
+                <ActionButton operation="delete /api/budgets/{budget_id}" small tone="danger" onClick={() => remove.ask(budget)}>Delete</ActionButton>
+              </td>
+            </tr>
+          );
+        }}
+      </ResourceTable>
+      <p className="small muted">Spent: recorded usage of the current period (updated about every second); calls still running are not included.</p>
+      {editor.open ? <BudgetDialog budget={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this budget?" confirmLabel="Delete budget">
         <p>
-          <strong>{deleting?.name}</strong> stops limiting spend at once.
+          <strong>{remove.item?.name}</strong> stops limiting spend at once.
         </p>
       </ConfirmDialog>
     </>
@@ -134,11 +105,6 @@ export function BudgetsScreen() {
 
 function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
   const { session } = useSession();
-  const save = useApiMutation({
-    mutationFn: (body: any) =>
-      props.budget ? callApi(dashboardClient.PATCH("/api/budgets/{budget_id}", { params: { path: { budget_id: props.budget.id } }, body })) : callApi(dashboardClient.POST("/api/budgets", { body })),
-    invalidate: [["budgets"]],
-  });
   const form = useSchemaForm({
     operation: props.budget ? "patch /api/budgets/{budget_id}" : "post /api/budgets",
     initial: {
@@ -172,13 +138,15 @@ function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
         errors,
       };
     },
-    send: save.mutateAsync,
+    send: (body) =>
+      props.budget ? callApi(dashboardClient.PATCH("/api/budgets/{budget_id}", { params: { path: { budget_id: props.budget.id } }, body })) : callApi(dashboardClient.POST("/api/budgets", { body })),
+    invalidate: [["budgets"]],
     onSuccess: props.onClose,
     fieldOf: { amount_micros: "amount" },
   });
   return (
     <FormDialog title={props.budget ? "Edit budget" : "Create budget"} submitLabel={props.budget ? "Save" : "Create budget"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <ScopeFields
         scopes={["organization", "project", "team", "key"]}
         scope={form.values.scope}
@@ -188,7 +156,7 @@ function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
         errors={{ scope: form.errors.scope, scope_id: form.errors.scope_id }}
       />
       <div className="form-row">
-        <TextField label="Amount (USD)" value={form.values.amount} onChange={(value) => form.set("amount", value)} error={form.errors.amount} placeholder="25.00" />
+        <TextField label="Amount (USD)" {...form.field("amount")} placeholder="25.00" />
         <SelectField label="Period" value={form.values.period} onChange={(value) => form.set("period", value as typeof form.values.period)} error={form.errors.period} options={Object.entries(periodLabels).map(([value, label]) => ({ value, label }))} />
         <SelectField
           label="Mode"
@@ -201,7 +169,7 @@ function BudgetDialog(props: { budget: Budget | null; onClose: () => void }) {
           ]}
         />
       </div>
-      <TextField label="Notify at (% of the amount)" value={form.values.thresholds} onChange={(value) => form.set("thresholds", value)} error={form.errorFor("thresholds")} hint="Comma-separated, e.g. 50, 80, 100" />
+      <TextField label="Notify at (% of the amount)" {...form.field("thresholds")} hint="Comma-separated, e.g. 50, 80, 100" />
     </FormDialog>
   );
 }

@@ -3,15 +3,18 @@ import { useState } from "react";
 import type { Connection, ConnectionTest } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { CheckboxField, SelectField, TextAreaField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { type ConnectionFormValues, connectionFormToBody, connectionToFormValues, type TimeoutName, timeoutNames } from "../connections/connection-form-values.js";
 import { formatDuration } from "../format/format-number.js";
@@ -34,110 +37,85 @@ const timeoutLabels: Record<TimeoutName, string> = {
 
 /** Provider connections: create and edit (credentials write-only), test with a real call, delete. */
 export function ConnectionsScreen() {
-  const { can } = useSession();
   const connections = useQuery(dashboardQueries.connections());
-  const [editing, setEditing] = useState<Connection | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Connection | null>(null);
+  const editor = useEditDialog<Connection>();
   const [tests, setTests] = useState<Record<string, ConnectionTest | { error: unknown }>>({});
   const test = useApiMutation({
     mutationFn: (connection: Connection) => callApi(dashboardClient.POST("/api/connections/{connection_id}/test", { params: { path: { connection_id: connection.id } } })),
     invalidate: [],
   });
-  const remove = useApiMutation({
+  const remove = useConfirmedMutation({
     mutationFn: (connection: Connection) => callApi(dashboardClient.DELETE("/api/connections/{connection_id}", { params: { path: { connection_id: connection.id } } })),
     invalidate: [["connections"]],
-    onSuccess: () => setDeleting(null),
   });
   const runTest = (connection: Connection) =>
     test.mutate(connection, {
       onSuccess: (result) => setTests((current) => ({ ...current, [connection.id]: result })),
       onError: (error) => setTests((current) => ({ ...current, [connection.id]: { error } })),
     });
-  const mayCreate = can("post /api/connections");
   return (
     <>
       <PageHeader
         title="Connections"
         description="Providers the gateway calls. Models are addressed as <connection>/<vendor>/<model>. Credentials are stored encrypted and never shown again."
-        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Add connection</button> : null}
+        actions={<ActionButton operation="post /api/connections" tone="primary" onClick={editor.create}>Add connection</ActionButton>}
       />
-      <QueryView query={connections} label="connections">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No connections yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Add a connection</button> : null}>
-                Add an OpenAI-compatible, Anthropic or System One provider, or the offline demo.
-              </EmptyState>
-            </div>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Connections">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Base URL</th>
-                    <th scope="col">Credential</th>
-                    <th scope="col" className="numeric">Models</th>
-                    <th scope="col">Status</th>
-                    <th scope="col"><span className="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((connection) => {
-                    const result = tests[connection.id];
-                    return (
-                      <tr key={connection.id}>
-                        <td>
-                          <strong>{connection.name}</strong>
-                          {result ? (
-                            <div className="small" role="status" data-testid={`connection-test-${connection.name}`}>
-                              {"error" in result ? (
-                                <ErrorNotice error={result.error} title="Test failed" />
-                              ) : (
-                                <span className={result.ok ? "" : "muted"}>
-                                  <StatusBadge tone={result.ok ? "success" : "danger"}>{result.ok ? "test passed" : "test failed"}</StatusBadge> {result.message}
-                                  {result.status_code !== null ? ` (HTTP ${result.status_code}, ${formatDuration(result.latency_ms)})` : ` (${formatDuration(result.latency_ms)})`}
-                                </span>
-                              )}
-                            </div>
-                          ) : null}
-                        </td>
-                        <td>{kindLabels[connection.kind]}</td>
-                        <td className="mono small">{connection.base_url ?? "default"}</td>
-                        <td>{connection.has_credential ? <StatusBadge tone="success">stored</StatusBadge> : <StatusBadge>none</StatusBadge>}</td>
-                        <td className="numeric">{connection.models.length}</td>
-                        <td>{connection.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge tone="warning">disabled</StatusBadge>}</td>
-                        <td className="row-actions">
-                          {can("post /api/connections/{connection_id}/test") ? (
-                            <button type="button" className="button small" onClick={() => runTest(connection)} disabled={test.isPending && test.variables?.id === connection.id} aria-label={`Test ${connection.name}`}>
-                              {test.isPending && test.variables?.id === connection.id ? "Testing…" : "Test"}
-                            </button>
-                          ) : null}
-                          {can("patch /api/connections/{connection_id}") ? <button type="button" className="button small" onClick={() => setEditing(connection)} aria-label={`Edit ${connection.name}`}>Edit</button> : null}
-                          {can("delete /api/connections/{connection_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(connection)} aria-label={`Delete ${connection.name}`}>Delete</button> : null}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )
+      <ResourceTable
+        query={connections}
+        label="connections"
+        empty={
+          <EmptyState title="No connections yet" action={<ActionButton operation="post /api/connections" tone="primary" onClick={editor.create}>Add a connection</ActionButton>}>
+            Add an OpenAI-compatible, Anthropic or System One provider, or the offline demo.
+          </EmptyState>
         }
-      </QueryView>
-      {editing ? <ConnectionDialog connection={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this connection?"
-        confirmLabel="Delete connection"
-        onClose={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        pending={remove.isPending}
-        error={remove.error}
+        tableLabel="Connections"
+        columns={["Name", "Kind", "Base URL", "Credential", { label: "Models", numeric: true }, "Status"]}
+        actions
       >
+        {(connection) => {
+          const result = tests[connection.id];
+          const testing = test.isPending && test.variables?.id === connection.id;
+          return (
+            <tr key={connection.id}>
+              <td>
+                <strong>{connection.name}</strong>
+                {result ? (
+                  <div className="small" role="status" data-testid={`connection-test-${connection.name}`}>
+                    {"error" in result ? (
+                      <ErrorNotice error={result.error} title="Test failed" />
+                    ) : (
+                      <span className={result.ok ? "" : "muted"}>
+                        <StatusBadge tone={result.ok ? "success" : "danger"}>{result.ok ? "test passed" : "test failed"}</StatusBadge> {result.message}
+                        {result.status_code !== null ? ` (HTTP ${result.status_code}, ${formatDuration(result.latency_ms)})` : ` (${formatDuration(result.latency_ms)})`}
+                      </span>
+                    )}
+                  </div>
+                ) : null}
+              </td>
+              <td>{kindLabels[connection.kind]}</td>
+              <td className="mono small">{connection.base_url ?? "default"}</td>
+              <td>{connection.has_credential ? <StatusBadge tone="success">stored</StatusBadge> : <StatusBadge>none</StatusBadge>}</td>
+              <td className="numeric">{connection.models.length}</td>
+              <td>{connection.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge tone="warning">disabled</StatusBadge>}</td>
+              <td className="row-actions">
+                <ActionButton operation="post /api/connections/{connection_id}/test" small onClick={() => runTest(connection)} disabled={testing} aria-label={`Test ${connection.name}`}>
+                  {testing ? "Testing…" : "Test"}
+                </ActionButton>
+                <ActionButton operation="patch /api/connections/{connection_id}" small onClick={() => editor.edit(connection)} aria-label={`Edit ${connection.name}`}>
+                  Edit
+                </ActionButton>
+                <ActionButton operation="delete /api/connections/{connection_id}" small tone="danger" onClick={() => remove.ask(connection)} aria-label={`Delete ${connection.name}`}>
+                  Delete
+                </ActionButton>
+              </td>
+            </tr>
+          );
+        }}
+      </ResourceTable>
+      {editor.open ? <ConnectionDialog connection={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this connection?" confirmLabel="Delete connection">
         <p>
-          Calls to <code>{deleting?.name}/…</code> models fail once <strong>{deleting?.name}</strong> is deleted, and its stored credential is erased.
+          Calls to <code>{remove.item?.name}/…</code> models fail once <strong>{remove.item?.name}</strong> is deleted, and its stored credential is erased.
         </p>
       </ConfirmDialog>
     </>
@@ -146,25 +124,22 @@ export function ConnectionsScreen() {
 
 function ConnectionDialog(props: { connection: Connection | null; onClose: () => void }) {
   const editing = props.connection !== null;
-  const save = useApiMutation({
-    mutationFn: (body: any) =>
-      props.connection
-        ? callApi(dashboardClient.PATCH("/api/connections/{connection_id}", { params: { path: { connection_id: props.connection.id } }, body }))
-        : callApi(dashboardClient.POST("/api/connections", { body })),
-    invalidate: [["connections"]],
-  });
   const form = useSchemaForm<ConnectionFormValues, unknown>({
     operation: editing ? "patch /api/connections/{connection_id}" : "post /api/connections",
     initial: connectionToFormValues(props.connection),
     toBody: (values) => connectionFormToBody(values, editing),
-    send: save.mutateAsync,
+    send: (body) =>
+      props.connection
+        ? callApi(dashboardClient.PATCH("/api/connections/{connection_id}", { params: { path: { connection_id: props.connection.id } }, body }))
+        : callApi(dashboardClient.POST("/api/connections", { body })),
+    invalidate: [["connections"]],
     onSuccess: props.onClose,
   });
   const values = form.values;
   return (
     <FormDialog title={editing ? `Edit ${props.connection!.name}` : "Add connection"} submitLabel={editing ? "Save" : "Add connection"} form={form} onClose={props.onClose} wide>
       <div className="form-row">
-        <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="The <connection> part of model ids, e.g. openai" autoFocus />
+        <TextField label="Name" {...form.field("name")} hint="The <connection> part of model ids, e.g. openai" autoFocus />
         <SelectField
           label="Kind"
           value={values.kind}
@@ -176,7 +151,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       </div>
       {values.kind !== "demo" ? (
         <>
-          <TextField label="Base URL" type="url" value={values.base_url} onChange={(value) => form.set("base_url", value)} error={form.errors.base_url} hint={values.kind === "systemone" ? "Required" : "Empty: the provider's public API"} />
+          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required" : "Empty: the provider's public API"} />
           <TextField
             label={editing && props.connection?.has_credential ? "New API key (write-only)" : "API key (write-only)"}
             type="password"
@@ -189,7 +164,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
           {editing && props.connection?.has_credential ? <CheckboxField label="Remove the stored API key" checked={values.removeCredential} onChange={(checked) => form.set("removeCredential", checked)} /> : null}
         </>
       ) : null}
-      <TextAreaField label="Models" value={values.models} onChange={(value) => form.set("models", value)} error={form.errorFor("models")} hint="One <vendor>/<model> per line, e.g. openai/gpt-4o-mini" monospace />
+      <TextAreaField label="Models" {...form.field("models")} hint="One <vendor>/<model> per line, e.g. openai/gpt-4o-mini" monospace />
       <TextAreaField
         label="Prices (USD per million tokens)"
         value={values.prices}
@@ -201,8 +176,8 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       />
       {values.kind !== "demo" ? (
         <>
-          <TextAreaField label="Upstream model names" value={values.upstream_model_names} onChange={(value) => form.set("upstream_model_names", value)} error={form.errorFor("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
-          <TextAreaField label="Extra headers" value={values.headers} onChange={(value) => form.set("headers", value)} error={form.errorFor("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
+          <TextAreaField label="Upstream model names" {...form.field("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
+          <TextAreaField label="Extra headers" {...form.field("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
         </>
       ) : null}
       {values.kind !== "demo" ? (
@@ -258,7 +233,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
               rows={2}
             />
             {values.kind === "anthropic" ? (
-              <TextField label="Default max tokens" type="number" value={values.default_max_tokens} onChange={(value) => form.set("default_max_tokens", value)} error={form.errors.default_max_tokens} hint="For translated requests without an output cap; empty: 4096" />
+              <TextField label="Default max tokens" type="number" {...form.field("default_max_tokens")} hint="For translated requests without an output cap; empty: 4096" />
             ) : null}
           </div>
         </details>

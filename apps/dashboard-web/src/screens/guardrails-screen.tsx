@@ -4,17 +4,18 @@ import { Link } from "react-router";
 import type { Policy } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
+import { DataTable } from "../components/data-table.js";
 import { EmptyState } from "../components/empty-state.js";
 import { CheckboxField, CheckboxGroup, SelectField, TextAreaField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceList } from "../components/resource-list.js";
 import { useScopeLabel } from "../components/scope-fields.js";
 import { StatusBadge } from "../components/status-badge.js";
-import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
-import { useSession } from "../session/session-context.js";
 
 /** One guardrail rule as stored in a policy (`{type, action, ...}`; see the policy engine). */
 type GuardrailRule = Record<string, unknown> & { type: string; action?: string; name?: string; appliesTo?: string };
@@ -59,104 +60,78 @@ function describeRule(rule: GuardrailRule): string {
 
 /** Guardrails: content rules of each policy (block, redact or flag secrets, personal data, terms, patterns, size). */
 export function GuardrailsScreen() {
-  const { can } = useSession();
   const scopeLabel = useScopeLabel();
   const policies = useQuery(dashboardQueries.policies());
   const [editing, setEditing] = useState<{ policy: Policy; index: number | null } | null>(null);
-  const [removing, setRemoving] = useState<{ policy: Policy; index: number } | null>(null);
-  const save = useApiMutation({
+  const remove = useConfirmedMutation({
     // The rules are the policy's own (as the API answered them) minus the removed one; the API validates them again.
-    mutationFn: (input: { policy: Policy; rules: GuardrailRule[] }) =>
-      callApi(dashboardClient.PATCH("/api/policies/{policy_id}", { params: { path: { policy_id: input.policy.id } }, body: { guardrails: { ...(input.policy.guardrails as object), rules: input.rules as never } } })),
+    mutationFn: (rule: { policy: Policy; index: number }) =>
+      callApi(
+        dashboardClient.PATCH("/api/policies/{policy_id}", {
+          params: { path: { policy_id: rule.policy.id } },
+          body: { guardrails: { ...(rule.policy.guardrails as object), rules: rulesOf(rule.policy).filter((_, index) => index !== rule.index) as never } },
+        }),
+      ),
     invalidate: [["policies"]],
-    onSuccess: () => setRemoving(null),
   });
-  const mayEdit = can("patch /api/policies/{policy_id}");
   return (
     <>
       <PageHeader
         title="Guardrails"
         description="Rules on what goes to and comes from models, per policy: block the call, redact the match, or flag it on the usage record. Applied to streams too."
       />
-      <QueryView query={policies} label="guardrails">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No policies yet">
-                Guardrails belong to a policy. <Link to="/policies">Create a policy</Link> for the organization, a project or a key first.
-              </EmptyState>
-            </div>
-          ) : (
-            list.data.map((policy) => {
-              const rules = rulesOf(policy);
-              return (
-                <section className="card" key={policy.id} aria-label={`Guardrails of ${policy.name || scopeLabel(policy.scope, policy.scope_id)}`}>
-                  <div className="card-header">
-                    <h2>
-                      {policy.name || "Policy"} <span className="muted small">· {scopeLabel(policy.scope, policy.scope_id)}</span>
-                    </h2>
-                    {mayEdit ? (
-                      <button type="button" className="button small primary" onClick={() => setEditing({ policy, index: null })}>
-                        Add rule
-                      </button>
-                    ) : null}
-                  </div>
-                  {rules.length === 0 ? (
-                    <p className="muted">No guardrails: content passes unchecked.</p>
-                  ) : (
-                    <div className="table-wrap">
-                      <table>
-                        <thead>
-                          <tr>
-                            <th scope="col">Rule</th>
-                            <th scope="col">Action</th>
-                            <th scope="col">Checks</th>
-                            <th scope="col">Details</th>
-                            <th scope="col"><span className="visually-hidden">Actions</span></th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {rules.map((rule, index) => (
-                            <tr key={index}>
-                              <td>
-                                {ruleTypes.find((type) => type.value === rule.type)?.label.split(" (")[0] ?? rule.type}
-                                {rule.name ? <div className="small muted mono">{rule.name}</div> : null}
-                              </td>
-                              <td>
-                                <StatusBadge tone={actionTone[actionOf(rule) as keyof typeof actionTone] ?? "neutral"}>{actionOf(rule)}</StatusBadge>
-                              </td>
-                              <td>{rule.type === "max_input_characters" ? "input" : (rule.appliesTo ?? "both")}</td>
-                              <td className="small mono">{describeRule(rule)}</td>
-                              <td className="row-actions">
-                                {mayEdit ? (
-                                  <>
-                                    <button type="button" className="button small" onClick={() => setEditing({ policy, index })}>Edit</button>
-                                    <button type="button" className="button small danger" onClick={() => setRemoving({ policy, index })}>Remove</button>
-                                  </>
-                                ) : null}
-                              </td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </div>
-                  )}
-                </section>
-              );
-            })
-          )
+      <ResourceList
+        query={policies}
+        label="guardrails"
+        empty={
+          <EmptyState title="No policies yet">
+            Guardrails belong to a policy. <Link to="/policies">Create a policy</Link> for the organization, a project or a key first.
+          </EmptyState>
         }
-      </QueryView>
-      {editing ? <RuleDialog policy={editing.policy} index={editing.index} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={removing !== null}
-        title="Remove this rule?"
-        confirmLabel="Remove rule"
-        onClose={() => { setRemoving(null); save.reset(); }}
-        onConfirm={() => removing && save.mutate({ policy: removing.policy, rules: rulesOf(removing.policy).filter((_, index) => index !== removing.index) })}
-        pending={save.isPending}
-        error={save.error}
       >
+        {(items) =>
+          items.map((policy) => {
+            const rules = rulesOf(policy);
+            return (
+              <section className="card" key={policy.id} aria-label={`Guardrails of ${policy.name || scopeLabel(policy.scope, policy.scope_id)}`}>
+                <div className="card-header">
+                  <h2>
+                    {policy.name || "Policy"} <span className="muted small">· {scopeLabel(policy.scope, policy.scope_id)}</span>
+                  </h2>
+                  <ActionButton operation="patch /api/policies/{policy_id}" small tone="primary" onClick={() => setEditing({ policy, index: null })}>
+                    Add rule
+                  </ActionButton>
+                </div>
+                {rules.length === 0 ? (
+                  <p className="muted">No guardrails: content passes unchecked.</p>
+                ) : (
+                  <DataTable columns={["Rule", "Action", "Checks", "Details"]} actions>
+                    {rules.map((rule, index) => (
+                      <tr key={index}>
+                        <td>
+                          {ruleTypes.find((type) => type.value === rule.type)?.label.split(" (")[0] ?? rule.type}
+                          {rule.name ? <div className="small muted mono">{rule.name}</div> : null}
+                        </td>
+                        <td>
+                          <StatusBadge tone={actionTone[actionOf(rule) as keyof typeof actionTone] ?? "neutral"}>{actionOf(rule)}</StatusBadge>
+                        </td>
+                        <td>{rule.type === "max_input_characters" ? "input" : (rule.appliesTo ?? "both")}</td>
+                        <td className="small mono">{describeRule(rule)}</td>
+                        <td className="row-actions">
+                          <ActionButton operation="patch /api/policies/{policy_id}" small onClick={() => setEditing({ policy, index })}>Edit</ActionButton>
+                          <ActionButton operation="patch /api/policies/{policy_id}" small tone="danger" onClick={() => remove.ask({ policy, index })}>Remove</ActionButton>
+                        </td>
+                      </tr>
+                    ))}
+                  </DataTable>
+                )}
+              </section>
+            );
+          })
+        }
+      </ResourceList>
+      {editing ? <RuleDialog policy={editing.policy} index={editing.index} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Remove this rule?" confirmLabel="Remove rule">
         <p>Content it checked passes unchecked from now on.</p>
       </ConfirmDialog>
     </>
@@ -179,10 +154,6 @@ interface RuleFormValues {
 function RuleDialog(props: { policy: Policy; index: number | null; onClose: () => void }) {
   const existing = props.index === null ? null : rulesOf(props.policy)[props.index]!;
   const position = props.index ?? rulesOf(props.policy).length;
-  const save = useApiMutation({
-    mutationFn: (body: any) => callApi(dashboardClient.PATCH("/api/policies/{policy_id}", { params: { path: { policy_id: props.policy.id } }, body })),
-    invalidate: [["policies"]],
-  });
   const fields = ["type", "name", "action", "appliesTo", "terms", "wholeWord", "pattern", "flags", "detectors", "limit"];
   const form = useSchemaForm<RuleFormValues, unknown>({
     operation: "patch /api/policies/{policy_id}",
@@ -216,7 +187,8 @@ function RuleDialog(props: { policy: Policy; index: number | null; onClose: () =
       rules[position] = rule;
       return { body: { guardrails: { ...(props.policy.guardrails as object), rules } } };
     },
-    send: save.mutateAsync,
+    send: (body) => callApi(dashboardClient.PATCH("/api/policies/{policy_id}", { params: { path: { policy_id: props.policy.id } }, body })),
+    invalidate: [["policies"]],
     onSuccess: props.onClose,
     fieldOf: Object.fromEntries([...fields.map((field) => [`guardrails.rules[${position}].${field}`, field]), [`guardrails.rules[${position}]`, "type"]]),
   });
@@ -250,24 +222,24 @@ function RuleDialog(props: { policy: Policy; index: number | null; onClose: () =
             ]}
           />
         ) : null}
-        <TextField label={values.type === "regex" ? "Name" : "Name (optional)"} value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} hint="Shown in flags, e.g. ticket-id" />
+        <TextField label={values.type === "regex" ? "Name" : "Name (optional)"} {...form.field("name")} hint="Shown in flags, e.g. ticket-id" />
       </div>
       {values.type === "blocked_terms" ? (
         <>
-          <TextAreaField label="Terms" value={values.terms} onChange={(value) => form.set("terms", value)} error={form.errorFor("terms")} hint="One per line" rows={4} />
+          <TextAreaField label="Terms" {...form.field("terms")} hint="One per line" rows={4} />
           <CheckboxField label="Whole words only" checked={values.wholeWord} onChange={(checked) => form.set("wholeWord", checked)} />
         </>
       ) : null}
       {values.type === "regex" ? (
         <div className="form-row">
-          <TextField label="Pattern" value={values.pattern} onChange={(value) => form.set("pattern", value)} error={form.errors.pattern} placeholder="TICKET-[0-9]{4,8}" />
-          <TextField label="Flags" value={values.flags} onChange={(value) => form.set("flags", value)} error={form.errors.flags} hint="Any of i, m, s, u" />
+          <TextField label="Pattern" {...form.field("pattern")} placeholder="TICKET-[0-9]{4,8}" />
+          <TextField label="Flags" {...form.field("flags")} hint="Any of i, m, s, u" />
         </div>
       ) : null}
       {values.type === "pii" || values.type === "secrets" ? (
         <CheckboxGroup legend="Detectors" options={detectorOptions} values={values.detectors} onChange={(detectors) => form.set("detectors", detectors)} error={form.errorFor("detectors")} hint="None ticked: all of them." />
       ) : null}
-      {values.type === "max_input_characters" ? <TextField label="Limit (characters of all text in one request)" type="number" value={values.limit} onChange={(value) => form.set("limit", value)} error={form.errors.limit} /> : null}
+      {values.type === "max_input_characters" ? <TextField label="Limit (characters of all text in one request)" type="number" {...form.field("limit")} /> : null}
     </FormDialog>
   );
 }

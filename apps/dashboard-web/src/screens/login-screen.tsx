@@ -5,6 +5,7 @@ import { isApiError } from "../api/api-error.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
+import { PendingButton } from "../components/pending-button.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { sessionQueryKey } from "../session/use-session-query.js";
 
@@ -49,8 +50,8 @@ export function LoginScreen() {
             <h1 id="login-title">Sign in</h1>
             <p className="muted">AI Gateway dashboard</p>
           </div>
-          <TextField label="Email" type="email" autoComplete="username" value={form.values.email} onChange={(value) => form.set("email", value)} error={form.errors.email} autoFocus />
-          <TextField label="Password" type="password" autoComplete="current-password" value={form.values.password} onChange={(value) => form.set("password", value)} error={form.errors.password} />
+          <TextField label="Email" type="email" autoComplete="username" {...form.field("email")} autoFocus />
+          <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
           {choices && choices.length > 0 ? (
             <fieldset>
               <legend>Organization</legend>
@@ -71,9 +72,9 @@ export function LoginScreen() {
             </fieldset>
           ) : null}
           {form.formError && !selection ? <ErrorNotice error={form.formError} title="Could not sign in" /> : null}
-          <button type="submit" className="button primary" disabled={form.pending}>
-            {form.pending ? "Signing in…" : "Sign in"}
-          </button>
+          <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Signing in…">
+            Sign in
+          </PendingButton>
         </form>
       </main>
     </div>

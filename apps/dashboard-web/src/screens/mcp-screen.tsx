@@ -1,62 +1,57 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { useSearchParams } from "react-router";
 import type { McpServer, McpToken } from "../api/api-types.js";
 import { ApiError } from "../api/api-error.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { SelectField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { type BadgeTone, StatusBadge } from "../components/status-badge.js";
 import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useNames } from "../components/use-names.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatDateTime } from "../format/format-date-time.js";
-import { useSession } from "../session/session-context.js";
 
 const statusTone: Record<McpServer["status"], BadgeTone> = { connected: "success", pending: "info", error: "danger", disconnected: "neutral" };
 
 /** MCP servers (OAuth connect flow, bearer tokens) and the OAuth grants (tokens) they hold. */
 export function McpScreen() {
-  const { can } = useSession();
   const names = useNames();
   const [parameters, setParameters] = useSearchParams();
   const servers = useQuery(dashboardQueries.mcpServers());
   const tokens = useQuery(dashboardQueries.mcpTokens());
-  const [editing, setEditing] = useState<McpServer | "new" | null>(null);
-  const [deleting, setDeleting] = useState<McpServer | null>(null);
-  const [revoking, setRevoking] = useState<McpToken | null>(null);
+  const editor = useEditDialog<McpServer>();
   const connect = useApiMutation({
     mutationFn: (server: McpServer) => callApi(dashboardClient.POST("/api/mcp/servers/{server_id}/oauth", { params: { path: { server_id: server.id } } })),
     invalidate: [["mcp-servers"]],
     // The authorization server asks the person to approve, then sends the browser back through the dashboard's callback to this page.
     onSuccess: (authorization) => window.location.assign(authorization.authorization_url),
   });
-  const remove = useApiMutation({
+  const remove = useConfirmedMutation({
     mutationFn: (server: McpServer) => callApi(dashboardClient.DELETE("/api/mcp/servers/{server_id}", { params: { path: { server_id: server.id } } })),
     invalidate: [["mcp-servers"], ["mcp-tokens"]],
-    onSuccess: () => setDeleting(null),
   });
-  const revoke = useApiMutation({
+  const revoke = useConfirmedMutation({
     mutationFn: (token: McpToken) => callApi(dashboardClient.DELETE("/api/mcp/tokens/{token_id}", { params: { path: { token_id: token.id } } })),
     invalidate: [["mcp-servers"], ["mcp-tokens"]],
-    onSuccess: () => setRevoking(null),
   });
   const outcome = parameters.get("outcome");
   const serverNames = new Map((servers.data?.data ?? []).map((server) => [server.id, server.name]));
   const dismiss = () => setParameters({}, { replace: true });
-  const mayCreate = can("post /api/mcp/servers");
   return (
     <>
       <PageHeader
         title="MCP servers"
         description="Model Context Protocol servers the gateway calls tools on. OAuth servers are connected once here (PKCE, dynamic client registration); their tokens are stored encrypted and never shown."
-        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Register server</button> : null}
+        actions={<ActionButton operation="post /api/mcp/servers" tone="primary" onClick={editor.create}>Register server</ActionButton>}
       />
       {outcome === "ok" ? (
         <div className="notice success" role="status">
@@ -74,121 +69,71 @@ export function McpScreen() {
         />
       ) : null}
       {connect.error ? <ErrorNotice error={connect.error} title="Could not start the authorization" /> : null}
-      <QueryView query={servers} label="MCP servers">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No MCP servers" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Register a server</button> : null} />
-            </div>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="MCP servers">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">URL</th>
-                    <th scope="col">Authentication</th>
-                    <th scope="col">Status</th>
-                    <th scope="col"><span className="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((server) => (
-                    <tr key={server.id} data-testid={`mcp-server-${server.name}`}>
-                      <td>{server.name}</td>
-                      <td className="mono small">{server.url}</td>
-                      <td>
-                        {server.auth_kind}
-                        {server.authorization_server ? <div className="small muted">{server.authorization_server}</div> : null}
-                      </td>
-                      <td>
-                        <StatusBadge tone={statusTone[server.status]}>{server.status}</StatusBadge>
-                        {server.status_message ? <div className="small muted">{server.status_message}</div> : null}
-                        {server.token_expires_at ? <div className="small muted">token until {formatDateTime(server.token_expires_at)}</div> : null}
-                      </td>
-                      <td className="row-actions">
-                        {server.auth_kind === "oauth" && can("post /api/mcp/servers/{server_id}/oauth") ? (
-                          <button type="button" className="button small primary" onClick={() => connect.mutate(server)} disabled={connect.isPending}>
-                            {server.status === "connected" ? "Reconnect" : "Connect"}
-                          </button>
-                        ) : null}
-                        {can("patch /api/mcp/servers/{server_id}") ? <button type="button" className="button small" onClick={() => setEditing(server)}>Edit</button> : null}
-                        {can("delete /api/mcp/servers/{server_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(server)}>Delete</button> : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </QueryView>
+      <ResourceTable
+        query={servers}
+        label="MCP servers"
+        empty={<EmptyState title="No MCP servers" action={<ActionButton operation="post /api/mcp/servers" tone="primary" onClick={editor.create}>Register a server</ActionButton>} />}
+        tableLabel="MCP servers"
+        columns={["Name", "URL", "Authentication", "Status"]}
+        actions
+      >
+        {(server) => (
+          <tr key={server.id} data-testid={`mcp-server-${server.name}`}>
+            <td>{server.name}</td>
+            <td className="mono small">{server.url}</td>
+            <td>
+              {server.auth_kind}
+              {server.authorization_server ? <div className="small muted">{server.authorization_server}</div> : null}
+            </td>
+            <td>
+              <StatusBadge tone={statusTone[server.status]}>{server.status}</StatusBadge>
+              {server.status_message ? <div className="small muted">{server.status_message}</div> : null}
+              {server.token_expires_at ? <div className="small muted">token until {formatDateTime(server.token_expires_at)}</div> : null}
+            </td>
+            <td className="row-actions">
+              <ActionButton operation="post /api/mcp/servers/{server_id}/oauth" when={server.auth_kind === "oauth"} small tone="primary" onClick={() => connect.mutate(server)} disabled={connect.isPending}>
+                {server.status === "connected" ? "Reconnect" : "Connect"}
+              </ActionButton>
+              <ActionButton operation="patch /api/mcp/servers/{server_id}" small onClick={() => editor.edit(server)}>Edit</ActionButton>
+              <ActionButton operation="delete /api/mcp/servers/{server_id}" small tone="danger" onClick={() => remove.ask(server)}>Delete</ActionButton>
+            </td>
+          </tr>
+        )}
+      </ResourceTable>
       <section className="stack" aria-labelledby="mcp-tokens">
         <h2 id="mcp-tokens">Tokens</h2>
-        <QueryView query={tokens} label="MCP tokens">
-          {(list) =>
-            list.data.length === 0 ? (
-              <p className="muted">No OAuth grants yet. Connect an OAuth server to create one.</p>
-            ) : (
-              <div className="table-wrap">
-                <table aria-label="MCP tokens">
-                  <thead>
-                    <tr>
-                      <th scope="col">Grant</th>
-                      <th scope="col">Server</th>
-                      <th scope="col">Scopes</th>
-                      <th scope="col">Granted by</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col"><span className="visually-hidden">Actions</span></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.data.map((token) => (
-                      <tr key={token.id}>
-                        <td>
-                          {token.name} <span className="mono small muted">{token.prefix}…</span>
-                        </td>
-                        <td>{token.server_id ? (serverNames.get(token.server_id) ?? token.server_id) : "–"}</td>
-                        <td className="small">{token.scopes.join(" ") || "–"}</td>
-                        <td>{names.member(token.user_id)}</td>
-                        <td>
-                          <StatusBadge tone={token.status === "active" ? "success" : token.status === "revoked" ? "danger" : "warning"}>{token.status}</StatusBadge>
-                        </td>
-                        <td>{formatDateTime(token.expires_at)}</td>
-                        <td className="row-actions">
-                          {token.status === "active" && can("delete /api/mcp/tokens/{token_id}") ? <button type="button" className="button small danger" onClick={() => setRevoking(token)}>Revoke</button> : null}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
-        </QueryView>
+        <ResourceTable
+          query={tokens} label="MCP tokens" empty={<p className="muted">No OAuth grants yet. Connect an OAuth server to create one.</p>}
+          tableLabel="MCP tokens"
+          columns={["Grant", "Server", "Scopes", "Granted by", "Status", "Expires"]}
+          actions
+        >
+          {(token) => (
+            <tr key={token.id}>
+              <td>
+                {token.name} <span className="mono small muted">{token.prefix}…</span>
+              </td>
+              <td>{token.server_id ? (serverNames.get(token.server_id) ?? token.server_id) : "–"}</td>
+              <td className="small">{token.scopes.join(" ") || "–"}</td>
+              <td>{names.member(token.user_id)}</td>
+              <td>
+                <StatusBadge tone={token.status === "active" ? "success" : token.status === "revoked" ? "danger" : "warning"}>{token.status}</StatusBadge>
+              </td>
+              <td>{formatDateTime(token.expires_at)}</td>
+              <td className="row-actions">
+                <ActionButton operation="delete /api/mcp/tokens/{token_id}" when={token.status === "active"} small tone="danger" onClick={() => revoke.ask(token)}>
+                  Revoke
+                </ActionButton>
+              </td>
+            </tr>
+          )}
+        </ResourceTable>
       </section>
-      {editing ? <ServerDialog server={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this MCP server?"
-        confirmLabel="Delete server"
-        onClose={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        pending={remove.isPending}
-        error={remove.error}
-      >
+      {editor.open ? <ServerDialog server={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this MCP server?" confirmLabel="Delete server">
         <p>Its stored tokens are erased.</p>
       </ConfirmDialog>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this token?"
-        confirmLabel="Revoke token"
-        onClose={() => { setRevoking(null); revoke.reset(); }}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        pending={revoke.isPending}
-        error={revoke.error}
-      >
+      <ConfirmDialog {...revoke.dialog} title="Revoke this token?" confirmLabel="Revoke token">
         <p>The stored tokens are erased and revoked at the authorization server; connect again to use the server.</p>
       </ConfirmDialog>
     </>
@@ -197,11 +142,6 @@ export function McpScreen() {
 
 function ServerDialog(props: { server: McpServer | null; onClose: () => void }) {
   const editing = props.server !== null;
-  const save = useApiMutation({
-    mutationFn: (body: any) =>
-      props.server ? callApi(dashboardClient.PATCH("/api/mcp/servers/{server_id}", { params: { path: { server_id: props.server.id } }, body })) : callApi(dashboardClient.POST("/api/mcp/servers", { body })),
-    invalidate: [["mcp-servers"]],
-  });
   const form = useSchemaForm({
     operation: editing ? "patch /api/mcp/servers/{server_id}" : "post /api/mcp/servers",
     initial: { name: props.server?.name ?? "", url: props.server?.url ?? "", transport: props.server?.transport ?? "streamable_http", auth_kind: props.server?.auth_kind ?? "oauth", bearer_token: "", oauth_client_id: "", oauth_client_secret: "" },
@@ -215,14 +155,16 @@ function ServerDialog(props: { server: McpServer | null; onClose: () => void }) 
         ...(!editing && values.auth_kind === "oauth" && values.oauth_client_id ? { oauth_client_id: values.oauth_client_id.trim(), ...(values.oauth_client_secret ? { oauth_client_secret: values.oauth_client_secret } : {}) } : {}),
       },
     }),
-    send: save.mutateAsync,
+    send: (body) =>
+      props.server ? callApi(dashboardClient.PATCH("/api/mcp/servers/{server_id}", { params: { path: { server_id: props.server.id } }, body })) : callApi(dashboardClient.POST("/api/mcp/servers", { body })),
+    invalidate: [["mcp-servers"]],
     onSuccess: props.onClose,
   });
   const values = form.values;
   return (
     <FormDialog title={editing ? `Edit ${props.server!.name}` : "Register MCP server"} submitLabel={editing ? "Save" : "Register"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
-      <TextField label="URL" type="url" value={values.url} onChange={(value) => form.set("url", value)} error={form.errors.url} placeholder="https://mcp.example.com/mcp" hint="https (http only for localhost)" />
+      <TextField label="Name" {...form.field("name")} autoFocus />
+      <TextField label="URL" type="url" {...form.field("url")} placeholder="https://mcp.example.com/mcp" hint="https (http only for localhost)" />
       <div className="form-row">
         <SelectField
           label="Transport"
@@ -248,12 +190,12 @@ function ServerDialog(props: { server: McpServer | null; onClose: () => void }) 
         />
       </div>
       {values.auth_kind === "bearer" ? (
-        <TextField label={editing ? "New bearer token (write-only)" : "Bearer token (write-only)"} type="password" autoComplete="new-password" value={values.bearer_token} onChange={(value) => form.set("bearer_token", value)} error={form.errors.bearer_token} hint={editing ? "Empty keeps the stored token" : "Stored encrypted"} />
+        <TextField label={editing ? "New bearer token (write-only)" : "Bearer token (write-only)"} type="password" autoComplete="new-password" {...form.field("bearer_token")} hint={editing ? "Empty keeps the stored token" : "Stored encrypted"} />
       ) : null}
       {!editing && values.auth_kind === "oauth" ? (
         <div className="form-row">
-          <TextField label="OAuth client id (optional)" value={values.oauth_client_id} onChange={(value) => form.set("oauth_client_id", value)} error={form.errors.oauth_client_id} hint="Only for servers without dynamic registration" />
-          <TextField label="OAuth client secret (optional)" type="password" autoComplete="new-password" value={values.oauth_client_secret} onChange={(value) => form.set("oauth_client_secret", value)} error={form.errors.oauth_client_secret} />
+          <TextField label="OAuth client id (optional)" {...form.field("oauth_client_id")} hint="Only for servers without dynamic registration" />
+          <TextField label="OAuth client secret (optional)" type="password" autoComplete="new-password" {...form.field("oauth_client_secret")} />
         </div>
       ) : null}
     </FormDialog>

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { DataTable } from "../components/data-table.js";
 import { EmptyState } from "../components/empty-state.js";
 import { TextField } from "../components/fields.js";
 import { PageHeader } from "../components/page-header.js";
@@ -37,36 +38,20 @@ export function ModelsScreen() {
           );
           const shown = models.filter((entry) => entry.id.toLowerCase().includes(needle));
           return shown.length === 0 ? (
-            <div className="card">
-              <EmptyState title={models.length === 0 ? "No models yet" : "No model matches"}>{models.length === 0 ? "Add models to a connection to make them callable." : null}</EmptyState>
-            </div>
+            <EmptyState title={models.length === 0 ? "No models yet" : "No model matches"}>{models.length === 0 ? "Add models to a connection to make them callable." : null}</EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table aria-label="Models">
-                <thead>
-                  <tr>
-                    <th scope="col">Model id</th>
-                    <th scope="col">Connection</th>
-                    <th scope="col">Sent upstream as</th>
-                    <th scope="col" className="numeric">Input $/M</th>
-                    <th scope="col" className="numeric">Output $/M</th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((entry) => (
-                    <tr key={entry.id}>
-                      <td className="mono">{entry.id}</td>
-                      <td>{entry.connection.name}</td>
-                      <td className="mono small">{entry.upstream ?? entry.model.slice(entry.model.indexOf("/") + 1)}</td>
-                      <td className="numeric">{entry.price ? entry.price.input : <span className="muted">default</span>}</td>
-                      <td className="numeric">{entry.price ? entry.price.output : <span className="muted">default</span>}</td>
-                      <td>{entry.connection.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge tone="warning">connection disabled</StatusBadge>}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable label="Models" columns={["Model id", "Connection", "Sent upstream as", { label: "Input $/M", numeric: true }, { label: "Output $/M", numeric: true }, "Status"]}>
+              {shown.map((entry) => (
+                <tr key={entry.id}>
+                  <td className="mono">{entry.id}</td>
+                  <td>{entry.connection.name}</td>
+                  <td className="mono small">{entry.upstream ?? entry.model.slice(entry.model.indexOf("/") + 1)}</td>
+                  <td className="numeric">{entry.price ? entry.price.input : <span className="muted">default</span>}</td>
+                  <td className="numeric">{entry.price ? entry.price.output : <span className="muted">default</span>}</td>
+                  <td>{entry.connection.enabled ? <StatusBadge tone="success">enabled</StatusBadge> : <StatusBadge tone="warning">connection disabled</StatusBadge>}</td>
+                </tr>
+              ))}
+            </DataTable>
           );
         }}
       </QueryView>

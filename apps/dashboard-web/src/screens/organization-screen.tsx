@@ -5,6 +5,7 @@ import { dashboardQueries } from "../api/dashboard-queries.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { SelectField, TextField } from "../components/fields.js";
 import { PageHeader } from "../components/page-header.js";
+import { PendingButton } from "../components/pending-button.js";
 import { QueryView } from "../components/query-view.js";
 import { useApiMutation } from "../components/use-api-mutation.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
@@ -41,7 +42,7 @@ function OrganizationForm(props: { organization: Organization }) {
     <div className="card">
       <form className="stack" onSubmit={form.submit} noValidate>
         <div className="form-row">
-          <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} disabled={!editable} />
+          <TextField label="Name" {...form.field("name")} disabled={!editable} />
           <TextField label="Slug" value={props.organization.slug} onChange={() => undefined} disabled hint="Fixed" />
           <SelectField
             label="Sign-in"
@@ -62,9 +63,9 @@ function OrganizationForm(props: { organization: Organization }) {
         {save.isSuccess ? <div className="notice success" role="status">Saved.</div> : null}
         {editable ? (
           <div>
-            <button type="submit" className="button primary" disabled={form.pending}>
-              {form.pending ? "Saving…" : "Save"}
-            </button>
+            <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Saving…">
+              Save
+            </PendingButton>
           </div>
         ) : (
           <p className="small muted">Only owners change the organization.</p>

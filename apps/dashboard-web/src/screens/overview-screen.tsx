@@ -4,6 +4,7 @@ import { dashboardQueries } from "../api/dashboard-queries.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { LoadingState } from "../components/loading-state.js";
 import { PageHeader } from "../components/page-header.js";
+import { Stat } from "../components/stat.js";
 import { formatMicros } from "../format/format-micros.js";
 import { formatNumber, formatPercent } from "../format/format-number.js";
 import { useSession } from "../session/session-context.js";
@@ -92,14 +93,5 @@ export function OverviewScreen() {
         </ol>
       </section>
     </>
-  );
-}
-
-function Stat(props: { label: string; value: string }) {
-  return (
-    <div className="stat">
-      <span className="stat-label">{props.label}</span>
-      <span className="stat-value">{props.value}</span>
-    </div>
   );
 }

@@ -95,11 +95,9 @@ export function PlaygroundScreen() {
     return (
       <>
         <PageHeader title="Playground" />
-        <div className="card">
-          <EmptyState title="No API key to chat as" action={<Link to="/api-keys">Create an API key</Link>}>
-            The playground calls models as one of your active keys, so its policies, budgets and rate limits apply.
-          </EmptyState>
-        </div>
+        <EmptyState title="No API key to chat as" action={<Link to="/api-keys">Create an API key</Link>}>
+          The playground calls models as one of your active keys, so its policies, budgets and rate limits apply.
+        </EmptyState>
       </>
     );
   }

@@ -1,17 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link } from "react-router";
 import type { Policy } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { TextAreaField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { type Scope, ScopeFields, useScopeLabel } from "../components/scope-fields.js";
-import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { useSession } from "../session/session-context.js";
 
@@ -23,17 +24,13 @@ export function guardrailRuleCount(policy: Policy): number {
 
 /** Model policies: which models an organization, project or key may use (allow and deny globs). */
 export function PoliciesScreen() {
-  const { can } = useSession();
   const scopeLabel = useScopeLabel();
   const policies = useQuery(dashboardQueries.policies());
-  const [editing, setEditing] = useState<Policy | "new" | null>(null);
-  const [deleting, setDeleting] = useState<Policy | null>(null);
-  const remove = useApiMutation({
+  const editor = useEditDialog<Policy>();
+  const remove = useConfirmedMutation({
     mutationFn: (policy: Policy) => callApi(dashboardClient.DELETE("/api/policies/{policy_id}", { params: { path: { policy_id: policy.id } } })),
     invalidate: [["policies"]],
-    onSuccess: () => setDeleting(null),
   });
-  const mayCreate = can("post /api/policies");
   return (
     <>
       <PageHeader
@@ -43,59 +40,36 @@ export function PoliciesScreen() {
             One policy per scope: which models may be called (globs over provider-qualified ids, e.g. <code>openai/*</code>; deny wins). Its <Link to="/guardrails">guardrails</Link> check content.
           </>
         }
-        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create policy</button> : null}
+        actions={<ActionButton operation="post /api/policies" tone="primary" onClick={editor.create}>Create policy</ActionButton>}
       />
-      <QueryView query={policies} label="policies">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No policies yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create a policy</button> : null}>
-                Without a policy every model of every connection may be called.
-              </EmptyState>
-            </div>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Policies">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Applies to</th>
-                    <th scope="col">Allow</th>
-                    <th scope="col">Deny</th>
-                    <th scope="col" className="numeric">Guardrails</th>
-                    <th scope="col"><span className="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((policy) => (
-                    <tr key={policy.id}>
-                      <td>{policy.name || <span className="muted">unnamed</span>}</td>
-                      <td>{scopeLabel(policy.scope, policy.scope_id)}</td>
-                      <td className="mono small">{policy.allow.length > 0 ? policy.allow.join(", ") : <span className="muted">every model</span>}</td>
-                      <td className="mono small">{policy.deny.length > 0 ? policy.deny.join(", ") : "–"}</td>
-                      <td className="numeric">{guardrailRuleCount(policy)}</td>
-                      <td className="row-actions">
-                        {can("patch /api/policies/{policy_id}") ? <button type="button" className="button small" onClick={() => setEditing(policy)}>Edit</button> : null}
-                        {can("delete /api/policies/{policy_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(policy)}>Delete</button> : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
+      <ResourceTable
+        query={policies}
+        label="policies"
+        empty={
+          <EmptyState title="No policies yet" action={<ActionButton operation="post /api/policies" tone="primary" onClick={editor.create}>Create a policy</ActionButton>}>
+            Without a policy every model of every connection may be called.
+          </EmptyState>
         }
-      </QueryView>
-      {editing ? <PolicyDialog policy={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this policy?"
-        confirmLabel="Delete policy"
-        onClose={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        pending={remove.isPending}
-        error={remove.error}
+        tableLabel="Policies"
+        columns={["Name", "Applies to", "Allow", "Deny", { label: "Guardrails", numeric: true }]}
+        actions
       >
+        {(policy) => (
+          <tr key={policy.id}>
+            <td>{policy.name || <span className="muted">unnamed</span>}</td>
+            <td>{scopeLabel(policy.scope, policy.scope_id)}</td>
+            <td className="mono small">{policy.allow.length > 0 ? policy.allow.join(", ") : <span className="muted">every model</span>}</td>
+            <td className="mono small">{policy.deny.length > 0 ? policy.deny.join(", ") : "–"}</td>
+            <td className="numeric">{guardrailRuleCount(policy)}</td>
+            <td className="row-actions">
+              <ActionButton operation="patch /api/policies/{policy_id}" small onClick={() => editor.edit(policy)}>Edit</ActionButton>
+              <ActionButton operation="delete /api/policies/{policy_id}" small tone="danger" onClick={() => remove.ask(policy)}>Delete</ActionButton>
+            </td>
+          </tr>
+        )}
+      </ResourceTable>
+      {editor.open ? <PolicyDialog policy={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this policy?" confirmLabel="Delete policy">
         <p>Its model rules and guardrails stop applying at once.</p>
       </ConfirmDialog>
     </>
@@ -110,11 +84,6 @@ const globLines = (text: string) =>
 
 function PolicyDialog(props: { policy: Policy | null; onClose: () => void }) {
   const { session } = useSession();
-  const save = useApiMutation({
-    mutationFn: (body: any) =>
-      props.policy ? callApi(dashboardClient.PATCH("/api/policies/{policy_id}", { params: { path: { policy_id: props.policy.id } }, body })) : callApi(dashboardClient.POST("/api/policies", { body })),
-    invalidate: [["policies"]],
-  });
   const form = useSchemaForm({
     operation: props.policy ? "patch /api/policies/{policy_id}" : "post /api/policies",
     initial: {
@@ -127,12 +96,14 @@ function PolicyDialog(props: { policy: Policy | null; onClose: () => void }) {
     toBody: (values) => ({
       body: { name: values.name.trim(), ...(props.policy ? {} : { scope: values.scope, scope_id: values.scope_id }), allow: globLines(values.allow), deny: globLines(values.deny) },
     }),
-    send: save.mutateAsync,
+    send: (body) =>
+      props.policy ? callApi(dashboardClient.PATCH("/api/policies/{policy_id}", { params: { path: { policy_id: props.policy.id } }, body })) : callApi(dashboardClient.POST("/api/policies", { body })),
+    invalidate: [["policies"]],
     onSuccess: props.onClose,
   });
   return (
     <FormDialog title={props.policy ? "Edit policy" : "Create policy"} submitLabel={props.policy ? "Save" : "Create policy"} form={form} onClose={props.onClose}>
-      <TextField label="Name" value={form.values.name} onChange={(value) => form.set("name", value)} error={form.errors.name} autoFocus />
+      <TextField label="Name" {...form.field("name")} autoFocus />
       <ScopeFields
         scopes={["organization", "project", "key"]}
         scope={form.values.scope}
@@ -141,8 +112,8 @@ function PolicyDialog(props: { policy: Policy | null; onClose: () => void }) {
         onChange={(scope, scopeId) => form.update((values) => ({ ...values, scope, scope_id: scopeId }))}
         errors={{ scope: form.errors.scope, scope_id: form.errors.scope_id }}
       />
-      <TextAreaField label="Allow" value={form.values.allow} onChange={(value) => form.set("allow", value)} error={form.errorFor("allow")} hint="One glob per line, e.g. openai/* or */anthropic/claude-*. Empty: every model not denied." monospace rows={3} />
-      <TextAreaField label="Deny" value={form.values.deny} onChange={(value) => form.set("deny", value)} error={form.errorFor("deny")} hint="One glob per line; deny wins over allow." monospace rows={3} />
+      <TextAreaField label="Allow" {...form.field("allow")} hint="One glob per line, e.g. openai/* or */anthropic/claude-*. Empty: every model not denied." monospace rows={3} />
+      <TextAreaField label="Deny" {...form.field("deny")} hint="One glob per line; deny wins over allow." monospace rows={3} />
     </FormDialog>
   );
 }

@@ -1,19 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import type { RateLimit } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { type Scope, ScopeFields, useScopeLabel } from "../components/scope-fields.js";
-import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatNumber } from "../format/format-number.js";
-import { useSession } from "../session/session-context.js";
 
 function formatWindow(seconds: number): string {
   if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
@@ -23,19 +23,15 @@ function formatWindow(seconds: number): string {
 
 /** Rate limits per project or key with the current window's calls and tokens; create, edit, delete. */
 export function RateLimitsScreen() {
-  const { can } = useSession();
   const scopeLabel = useScopeLabel();
   const limits = useQuery(dashboardQueries.rateLimits());
   const statuses = useQuery(dashboardQueries.rateLimitStatuses());
-  const [editing, setEditing] = useState<RateLimit | "new" | null>(null);
-  const [deleting, setDeleting] = useState<RateLimit | null>(null);
-  const remove = useApiMutation({
+  const editor = useEditDialog<RateLimit>();
+  const remove = useConfirmedMutation({
     mutationFn: (limit: RateLimit) => callApi(dashboardClient.DELETE("/api/rate-limits/{rate_limit_id}", { params: { path: { rate_limit_id: limit.id } } })),
     invalidate: [["rate-limits"]],
-    onSuccess: () => setDeleting(null),
   });
   const statusOf = new Map((statuses.data?.data ?? []).map((status) => [status.rate_limit_id, status]));
-  const mayCreate = can("post /api/rate-limits");
   const usage = (used: number | undefined, cap: number | null, remaining: number | null | undefined) =>
     cap === null ? <span className="muted">no cap</span> : (
       <>
@@ -48,61 +44,36 @@ export function RateLimitsScreen() {
       <PageHeader
         title="Rate limits"
         description="Calls, tokens and concurrent calls per project or key in a sliding window. Calls over a limit get 429 with Retry-After."
-        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create rate limit</button> : null}
+        actions={<ActionButton operation="post /api/rate-limits" tone="primary" onClick={editor.create}>Create rate limit</ActionButton>}
       />
-      <QueryView query={limits} label="rate limits">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No rate limits yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create a rate limit</button> : null} />
-            </div>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Rate limits">
-                <thead>
-                  <tr>
-                    <th scope="col">Applies to</th>
-                    <th scope="col">Window</th>
-                    <th scope="col" className="numeric">Requests (used / cap)</th>
-                    <th scope="col" className="numeric">Tokens (used / cap)</th>
-                    <th scope="col" className="numeric">Concurrent</th>
-                    <th scope="col"><span className="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((limit) => {
-                    const status = statusOf.get(limit.id);
-                    return (
-                      <tr key={limit.id}>
-                        <td>{scopeLabel(limit.scope, limit.scope_id)}</td>
-                        <td>{formatWindow(limit.window_seconds)}</td>
-                        <td className="numeric">{usage(status?.requests, limit.requests_per_window, status?.requests_remaining)}</td>
-                        <td className="numeric">{usage(status?.tokens, limit.tokens_per_window, status?.tokens_remaining)}</td>
-                        <td className="numeric">{limit.concurrency === null ? <span className="muted">no cap</span> : formatNumber(limit.concurrency)}</td>
-                        <td className="row-actions">
-                          {can("patch /api/rate-limits/{rate_limit_id}") ? <button type="button" className="button small" onClick={() => setEditing(limit)}>Edit</button> : null}
-                          {can("delete /api/rate-limits/{rate_limit_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(limit)}>Delete</button> : null}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
-      </QueryView>
-      <p className="small muted">Used: calls and tokens recorded in the last window (usage records, updated about every second).</p>
-      {editing ? <RateLimitDialog limit={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this rate limit?"
-        confirmLabel="Delete rate limit"
-        onClose={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        pending={remove.isPending}
-        error={remove.error}
+      <ResourceTable
+        query={limits}
+        label="rate limits"
+        empty={<EmptyState title="No rate limits yet" action={<ActionButton operation="post /api/rate-limits" tone="primary" onClick={editor.create}>Create a rate limit</ActionButton>} />}
+        tableLabel="Rate limits"
+        columns={["Applies to", "Window", { label: "Requests (used / cap)", numeric: true }, { label: "Tokens (used / cap)", numeric: true }, { label: "Concurrent", numeric: true }]}
+        actions
       >
+        {(limit) => {
+          const status = statusOf.get(limit.id);
+          return (
+            <tr key={limit.id}>
+              <td>{scopeLabel(limit.scope, limit.scope_id)}</td>
+              <td>{formatWindow(limit.window_seconds)}</td>
+              <td className="numeric">{usage(status?.requests, limit.requests_per_window, status?.requests_remaining)}</td>
+              <td className="numeric">{usage(status?.tokens, limit.tokens_per_window, status?.tokens_remaining)}</td>
+              <td className="numeric">{limit.concurrency === null ? <span className="muted">no cap</span> : formatNumber(limit.concurrency)}</td>
+              <td className="row-actions">
+                <ActionButton operation="patch /api/rate-limits/{rate_limit_id}" small onClick={() => editor.edit(limit)}>Edit</ActionButton>
+                <ActionButton operation="delete /api/rate-limits/{rate_limit_id}" small tone="danger" onClick={() => remove.ask(limit)}>Delete</ActionButton>
+              </td>
+            </tr>
+          );
+        }}
+      </ResourceTable>
+      <p className="small muted">Used: calls and tokens recorded in the last window (usage records, updated about every second).</p>
+      {editor.open ? <RateLimitDialog limit={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this rate limit?" confirmLabel="Delete rate limit">
         <p>Calls are no longer limited by it.</p>
       </ConfirmDialog>
     </>
@@ -113,13 +84,6 @@ const optionalInteger = (text: string) => (text.trim() === "" ? null : Number(te
 
 function RateLimitDialog(props: { limit: RateLimit | null; onClose: () => void }) {
   const names = { value: (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value)) };
-  const save = useApiMutation({
-    mutationFn: (body: any) =>
-      props.limit
-        ? callApi(dashboardClient.PATCH("/api/rate-limits/{rate_limit_id}", { params: { path: { rate_limit_id: props.limit.id } }, body }))
-        : callApi(dashboardClient.POST("/api/rate-limits", { body })),
-    invalidate: [["rate-limits"]],
-  });
   const form = useSchemaForm({
     operation: props.limit ? "patch /api/rate-limits/{rate_limit_id}" : "post /api/rate-limits",
     initial: {
@@ -136,7 +100,11 @@ function RateLimitDialog(props: { limit: RateLimit | null; onClose: () => void }
       if (caps.requests_per_window === null && caps.tokens_per_window === null && caps.concurrency === null) errors.requests_per_window = "Set at least one of requests, tokens or concurrent calls.";
       return { body: { ...(props.limit ? {} : { scope: values.scope, scope_id: values.scope_id }), window_seconds: Number(values.window_seconds), ...caps }, errors };
     },
-    send: save.mutateAsync,
+    send: (body) =>
+      props.limit
+        ? callApi(dashboardClient.PATCH("/api/rate-limits/{rate_limit_id}", { params: { path: { rate_limit_id: props.limit.id } }, body }))
+        : callApi(dashboardClient.POST("/api/rate-limits", { body })),
+    invalidate: [["rate-limits"]],
     onSuccess: props.onClose,
   });
   return (
@@ -149,11 +117,11 @@ function RateLimitDialog(props: { limit: RateLimit | null; onClose: () => void }
         onChange={(scope, scopeId) => form.update((values) => ({ ...values, scope, scope_id: scopeId }))}
         errors={{ scope: form.errors.scope, scope_id: form.errors.scope_id }}
       />
-      <TextField label="Window (seconds)" type="number" value={form.values.window_seconds} onChange={(value) => form.set("window_seconds", value)} error={form.errors.window_seconds} hint="1 to 86400" />
+      <TextField label="Window (seconds)" type="number" {...form.field("window_seconds")} hint="1 to 86400" />
       <div className="form-row">
-        <TextField label="Requests per window" type="number" value={form.values.requests_per_window} onChange={(value) => form.set("requests_per_window", value)} error={form.errors.requests_per_window} hint="Empty: no cap" />
-        <TextField label="Tokens per window" type="number" value={form.values.tokens_per_window} onChange={(value) => form.set("tokens_per_window", value)} error={form.errors.tokens_per_window} hint="Empty: no cap" />
-        <TextField label="Concurrent calls" type="number" value={form.values.concurrency} onChange={(value) => form.set("concurrency", value)} error={form.errors.concurrency} hint="Empty: no cap" />
+        <TextField label="Requests per window" type="number" {...form.field("requests_per_window")} hint="Empty: no cap" />
+        <TextField label="Tokens per window" type="number" {...form.field("tokens_per_window")} hint="Empty: no cap" />
+        <TextField label="Concurrent calls" type="number" {...form.field("concurrency")} hint="Empty: no cap" />
       </div>
     </FormDialog>
   );

@@ -1,98 +1,71 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import type { GatewayRoute } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
 import { CheckboxField, SelectField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { PageHeader } from "../components/page-header.js";
-import { QueryView } from "../components/query-view.js";
+import { ResourceTable } from "../components/resource-table.js";
 import { StatusBadge } from "../components/status-badge.js";
-import { useApiMutation } from "../components/use-api-mutation.js";
+import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
+import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
-import { useSession } from "../session/session-context.js";
 
 /** Routing aliases: a name callers use, mapped to ordered or weighted targets with fallbacks. */
 export function RoutesScreen() {
-  const { can } = useSession();
   const routes = useQuery(dashboardQueries.routes());
-  const [editing, setEditing] = useState<GatewayRoute | "new" | null>(null);
-  const [deleting, setDeleting] = useState<GatewayRoute | null>(null);
-  const remove = useApiMutation({
+  const editor = useEditDialog<GatewayRoute>();
+  const remove = useConfirmedMutation({
     mutationFn: (route: GatewayRoute) => callApi(dashboardClient.DELETE("/api/routes/{route_id}", { params: { path: { route_id: route.id } } })),
     invalidate: [["routes"]],
-    onSuccess: () => setDeleting(null),
   });
-  const mayCreate = can("post /api/routes");
   return (
     <>
       <PageHeader
         title="Routes"
         description="An alias (e.g. “fast”) that callers put in model, sent to one of several provider models: in priority order with fallbacks, by weight, or to the fastest."
-        actions={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create route</button> : null}
+        actions={<ActionButton operation="post /api/routes" tone="primary" onClick={editor.create}>Create route</ActionButton>}
       />
-      <QueryView query={routes} label="routes">
-        {(list) =>
-          list.data.length === 0 ? (
-            <div className="card">
-              <EmptyState title="No routes yet" action={mayCreate ? <button type="button" className="button primary" onClick={() => setEditing("new")}>Create a route</button> : null}>
-                Without routes, callers name provider models directly.
-              </EmptyState>
-            </div>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Routes">
-                <thead>
-                  <tr>
-                    <th scope="col">Alias</th>
-                    <th scope="col">Strategy</th>
-                    <th scope="col">Targets</th>
-                    <th scope="col">Session affinity</th>
-                    <th scope="col" className="numeric">Attempts</th>
-                    <th scope="col"><span className="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.map((route) => (
-                    <tr key={route.id}>
-                      <td className="mono">{route.alias}</td>
-                      <td>{route.strategy}</td>
-                      <td className="mono small">
-                        {route.targets.map((target, index) => (
-                          <div key={index}>
-                            {index + 1}. {target.model}
-                            {route.strategy === "weighted" ? ` (weight ${target.weight})` : ""}
-                          </div>
-                        ))}
-                      </td>
-                      <td>{route.affinity.enabled ? <StatusBadge tone="info">{route.affinity.ttl_seconds} s</StatusBadge> : "off"}</td>
-                      <td className="numeric">{route.retry.max_attempts}</td>
-                      <td className="row-actions">
-                        {can("patch /api/routes/{route_id}") ? <button type="button" className="button small" onClick={() => setEditing(route)}>Edit</button> : null}
-                        {can("delete /api/routes/{route_id}") ? <button type="button" className="button small danger" onClick={() => setDeleting(route)}>Delete</button> : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
+      <ResourceTable
+        query={routes}
+        label="routes"
+        empty={
+          <EmptyState title="No routes yet" action={<ActionButton operation="post /api/routes" tone="primary" onClick={editor.create}>Create a route</ActionButton>}>
+            Without routes, callers name provider models directly.
+          </EmptyState>
         }
-      </QueryView>
-      {editing ? <RouteDialog route={editing === "new" ? null : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this route?"
-        confirmLabel="Delete route"
-        onClose={() => { setDeleting(null); remove.reset(); }}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        pending={remove.isPending}
-        error={remove.error}
+        tableLabel="Routes"
+        columns={["Alias", "Strategy", "Targets", "Session affinity", { label: "Attempts", numeric: true }]}
+        actions
       >
+        {(route) => (
+          <tr key={route.id}>
+            <td className="mono">{route.alias}</td>
+            <td>{route.strategy}</td>
+            <td className="mono small">
+              {route.targets.map((target, index) => (
+                <div key={index}>
+                  {index + 1}. {target.model}
+                  {route.strategy === "weighted" ? ` (weight ${target.weight})` : ""}
+                </div>
+              ))}
+            </td>
+            <td>{route.affinity.enabled ? <StatusBadge tone="info">{route.affinity.ttl_seconds} s</StatusBadge> : "off"}</td>
+            <td className="numeric">{route.retry.max_attempts}</td>
+            <td className="row-actions">
+              <ActionButton operation="patch /api/routes/{route_id}" small onClick={() => editor.edit(route)}>Edit</ActionButton>
+              <ActionButton operation="delete /api/routes/{route_id}" small tone="danger" onClick={() => remove.ask(route)}>Delete</ActionButton>
+            </td>
+          </tr>
+        )}
+      </ResourceTable>
+      {editor.open ? <RouteDialog route={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...remove.dialog} title="Delete this route?" confirmLabel="Delete route">
         <p>
-          Calls naming <code>{deleting?.alias}</code> fail with “model not found” once it is deleted.
+          Calls naming <code>{remove.item?.alias}</code> fail with “model not found” once it is deleted.
         </p>
       </ConfirmDialog>
     </>
@@ -109,11 +82,6 @@ interface RouteFormValues {
 }
 
 function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void }) {
-  const save = useApiMutation({
-    mutationFn: (body: any) =>
-      props.route ? callApi(dashboardClient.PATCH("/api/routes/{route_id}", { params: { path: { route_id: props.route.id } }, body })) : callApi(dashboardClient.POST("/api/routes", { body })),
-    invalidate: [["routes"]],
-  });
   const form = useSchemaForm<RouteFormValues, unknown>({
     operation: props.route ? "patch /api/routes/{route_id}" : "post /api/routes",
     initial: {
@@ -133,7 +101,9 @@ function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void })
         retry: { max_attempts: Number(values.max_attempts) },
       },
     }),
-    send: save.mutateAsync,
+    send: (body) =>
+      props.route ? callApi(dashboardClient.PATCH("/api/routes/{route_id}", { params: { path: { route_id: props.route.id } }, body })) : callApi(dashboardClient.POST("/api/routes", { body })),
+    invalidate: [["routes"]],
     onSuccess: props.onClose,
     fieldOf: { "affinity.ttl_seconds": "ttl_seconds", "affinity.enabled": "affinity", "retry.max_attempts": "max_attempts" },
   });
@@ -142,7 +112,7 @@ function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void })
   return (
     <FormDialog title={props.route ? `Edit ${props.route.alias}` : "Create route"} submitLabel={props.route ? "Save" : "Create route"} form={form} onClose={props.onClose} wide>
       <div className="form-row">
-        <TextField label="Alias" value={form.values.alias} onChange={(value) => form.set("alias", value)} error={form.errors.alias} hint="What callers put in model, e.g. fast" autoFocus />
+        <TextField label="Alias" {...form.field("alias")} hint="What callers put in model, e.g. fast" autoFocus />
         <SelectField
           label="Strategy"
           value={form.values.strategy}
@@ -186,8 +156,8 @@ function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void })
       </fieldset>
       <div className="form-row">
         <CheckboxField label="Session affinity" checked={form.values.affinity} onChange={(checked) => form.set("affinity", checked)} hint="Calls of one session stay on the same target" />
-        {form.values.affinity ? <TextField label="Affinity lifetime (seconds)" type="number" value={form.values.ttl_seconds} onChange={(value) => form.set("ttl_seconds", value)} error={form.errors.ttl_seconds} /> : null}
-        <TextField label="Attempts per call" type="number" value={form.values.max_attempts} onChange={(value) => form.set("max_attempts", value)} error={form.errors.max_attempts} hint="1 to 5, across targets" />
+        {form.values.affinity ? <TextField label="Affinity lifetime (seconds)" type="number" {...form.field("ttl_seconds")} /> : null}
+        <TextField label="Attempts per call" type="number" {...form.field("max_attempts")} hint="1 to 5, across targets" />
       </div>
     </FormDialog>
   );

@@ -4,7 +4,9 @@ import { dashboardQueries } from "../api/dashboard-queries.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { SelectField } from "../components/fields.js";
 import { LoadingState } from "../components/loading-state.js";
+import { DataTable } from "../components/data-table.js";
 import { PageHeader } from "../components/page-header.js";
+import { Stat } from "../components/stat.js";
 import { StatusBadge } from "../components/status-badge.js";
 import { useNames } from "../components/use-names.js";
 import { formatDateTime, formatShortDateTime } from "../format/format-date-time.js";
@@ -122,11 +124,11 @@ export function UsageScreen() {
           <ErrorNotice error={overall.error} onRetry={() => void overall.refetch()} />
         ) : (
           <div className="grid" data-testid="usage-totals">
-            <Total label="Requests" value={formatNumber(totals.requests)} />
-            <Total label="Errors" value={totals.requests > 0 ? `${formatNumber(totals.errors)} (${formatPercent(totals.errors / totals.requests)})` : "0"} />
-            <Total label="Spend" value={formatMicros(totals.cost)} />
-            <Total label="Tokens" value={formatNumber(totals.tokens)} />
-            <Total label="Mean latency" value={totals.requests > 0 ? formatDuration(totals.latency / totals.requests) : "–"} />
+            <Stat label="Requests" value={formatNumber(totals.requests)} />
+            <Stat label="Errors" value={totals.requests > 0 ? `${formatNumber(totals.errors)} (${formatPercent(totals.errors / totals.requests)})` : "0"} />
+            <Stat label="Spend" value={formatMicros(totals.cost)} />
+            <Stat label="Tokens" value={formatNumber(totals.tokens)} />
+            <Stat label="Mean latency" value={totals.requests > 0 ? formatDuration(totals.latency / totals.requests) : "–"} />
           </div>
         )}
       </section>
@@ -152,52 +154,29 @@ export function UsageScreen() {
         ) : events.data.data.length === 0 ? (
           <p className="muted">No calls in this range yet.</p>
         ) : (
-          <div className="table-wrap">
-            <table aria-label="Latest calls">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">API key</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="numeric">Tokens</th>
-                  <th scope="col" className="numeric">Cost</th>
-                  <th scope="col" className="numeric">Latency</th>
-                  <th scope="col">Request id</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.data.data.map((event) => (
-                  <tr key={event.id}>
-                    <td className="small nowrap" title={formatDateTime(event.occurred_at)}>{formatShortDateTime(event.occurred_at)}</td>
-                    <td className="small">{event.endpoint}</td>
-                    <td className="mono small nowrap">{event.provider && event.model ? `${event.provider}/${event.model}` : (event.requested_model ?? "–")}</td>
-                    <td>{names.key(event.api_key_id)}</td>
-                    <td>
-                      <StatusBadge tone={event.status < 400 ? "success" : "danger"}>{event.status}</StatusBadge>
-                      {event.error_code ? <div className="small muted">{event.error_code}</div> : null}
-                    </td>
-                    <td className="numeric">{formatNumber(event.input_tokens + event.output_tokens)}</td>
-                    <td className="numeric">{formatMicros(event.cost_micros)}</td>
-                    <td className="numeric">{formatDuration(event.latency_ms)}</td>
-                    <td className="mono small nowrap">{event.request_id}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Latest calls"
+            columns={["Time", "Endpoint", "Model", "API key", "Status", { label: "Tokens", numeric: true }, { label: "Cost", numeric: true }, { label: "Latency", numeric: true }, "Request id"]}
+          >
+            {events.data.data.map((event) => (
+              <tr key={event.id}>
+                <td className="small nowrap" title={formatDateTime(event.occurred_at)}>{formatShortDateTime(event.occurred_at)}</td>
+                <td className="small">{event.endpoint}</td>
+                <td className="mono small nowrap">{event.provider && event.model ? `${event.provider}/${event.model}` : (event.requested_model ?? "–")}</td>
+                <td>{names.key(event.api_key_id)}</td>
+                <td>
+                  <StatusBadge tone={event.status < 400 ? "success" : "danger"}>{event.status}</StatusBadge>
+                  {event.error_code ? <div className="small muted">{event.error_code}</div> : null}
+                </td>
+                <td className="numeric">{formatNumber(event.input_tokens + event.output_tokens)}</td>
+                <td className="numeric">{formatMicros(event.cost_micros)}</td>
+                <td className="numeric">{formatDuration(event.latency_ms)}</td>
+                <td className="mono small nowrap">{event.request_id}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </>
-  );
-}
-
-function Total(props: { label: string; value: string }) {
-  return (
-    <div className="stat">
-      <span className="stat-label">{props.label}</span>
-      <span className="stat-value">{props.value}</span>
-    </div>
   );
 }
