@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Database, createDatabase, createSecretBox, generateApiKey, readControlPlaneVersion } from "@gateway/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { applyGatewayConfig } from "../src/config-file/apply-gateway-config.js";
 import { GatewayConfigError, parseGatewayConfig } from "../src/config-file/load-gateway-config.js";
 import { startGateway } from "../src/start-gateway.js";
@@ -131,10 +131,10 @@ describe.each([
   { provider: "postgresql" as const, skip: !postgresqlUrl },
 ])("configuration file applied on $provider", ({ provider, skip }) => {
   let fresh: Awaited<ReturnType<typeof freshDatabase>>;
-  beforeAll(async () => {
+  beforeEach(async () => {
     if (!skip) fresh = await freshDatabase(provider);
   }, 60_000);
-  afterAll(async () => fresh?.remove());
+  afterEach(async () => fresh?.remove());
 
   it.skipIf(skip)("a failure part-way through writes nothing (one transaction)", async () => {
     const before = await readControlPlaneVersion(fresh.database);
@@ -206,38 +206,40 @@ describe("configuration file: what the gateway sends upstream", () => {
     await anthropic?.close();
   });
 
-  it("base URLs work with or without /v1; the upstream model defaults to <model>; explicit names win; revoked keys are refused", async () => {
+  /** Starts a gateway on a file with one organization holding `organization` (and the key `ci`). */
+  async function startWith(organization: Record<string, unknown>) {
     const directory = createTemporaryDirectory();
-    const revokedKey = generateApiKey().secret;
     const file = path.join(directory.path, "gateway.json");
-    writeFileSync(
-      file,
-      JSON.stringify({
-        organizations: [
-          {
-            slug: "acme",
-            name: "Acme",
-            projects: [{ name: "Production", apiKeys: [{ name: "ci", secret: "env:CI_KEY" }, { name: "leaked", secret: revokedKey, revoked: true }] }],
-            connections: [
-              { name: "bare", kind: "openai", baseUrl: `${openai.baseUrl}/`, credential: "env:OPENAI_API_KEY", models: ["openai/gpt-4o-mini"] },
-              {
-                name: "router",
-                kind: "openai",
-                baseUrl: `${openai.baseUrl}/v1`,
-                credential: "env:OPENAI_API_KEY",
-                models: ["openai/gpt-4o-mini"],
-                upstreamModelNames: { "openai/gpt-4o-mini": "openai/gpt-4o-mini" },
-              },
-              { name: "claude", kind: "anthropic", baseUrl: `${anthropic.baseUrl}/v1/`, credential: "env:OPENAI_API_KEY", models: ["anthropic/claude-test"] },
-            ],
-          },
-        ],
-      }),
-    );
+    writeFileSync(file, JSON.stringify({ organizations: [{ slug: "acme", name: "Acme", ...organization }] }));
     const gateway = await startGateway({
       env: { GATEWAY_SECRET_KEY: randomBytes(32).toString("base64"), GATEWAY_CONFIG: file, ...env },
       settings: { port: 0, host: "127.0.0.1", dataDirectory: directory.path },
       logger: createRecordingLogger(),
+    });
+    return {
+      url: gateway.url,
+      close: async () => {
+        await gateway.close();
+        directory.remove();
+      },
+    };
+  }
+
+  it("base URLs work with or without /v1; the upstream model defaults to <model>; explicit names win", async () => {
+    const gateway = await startWith({
+      projects: [{ name: "Production", apiKeys: [{ name: "ci", secret: "env:CI_KEY" }] }],
+      connections: [
+        { name: "bare", kind: "openai", baseUrl: `${openai.baseUrl}/`, credential: "env:OPENAI_API_KEY", models: ["openai/gpt-4o-mini"] },
+        {
+          name: "router",
+          kind: "openai",
+          baseUrl: `${openai.baseUrl}/v1`,
+          credential: "env:OPENAI_API_KEY",
+          models: ["openai/gpt-4o-mini"],
+          upstreamModelNames: { "openai/gpt-4o-mini": "openai/gpt-4o-mini" },
+        },
+        { name: "claude", kind: "anthropic", baseUrl: `${anthropic.baseUrl}/v1/`, credential: "env:OPENAI_API_KEY", models: ["anthropic/claude-test"] },
+      ],
     });
     try {
       expect((await postDecision(gateway.url, { apiKey: ciKey, body: decisionBody("bare/openai/gpt-4o-mini") })).status).toBe(200);
@@ -247,13 +249,24 @@ describe("configuration file: what the gateway sends upstream", () => {
       const claude = await postDecision(gateway.url, { apiKey: ciKey, body: decisionBody("claude/anthropic/claude-test") });
       expect(claude.status, JSON.stringify(claude.body)).toBe(200);
       expect(anthropic.requests.at(-1)).toMatchObject({ path: "/v1/messages", body: { model: "claude-test" } });
+    } finally {
+      await gateway.close();
+    }
+  });
 
-      const refused = await postDecision(gateway.url, { apiKey: revokedKey, body: decisionBody("bare/openai/gpt-4o-mini") });
+  it("refuses a key the file declares revoked", async () => {
+    const revokedKey = generateApiKey().secret;
+    const gateway = await startWith({
+      projects: [{ name: "Production", apiKeys: [{ name: "ci", secret: "env:CI_KEY" }, { name: "leaked", secret: revokedKey, revoked: true }] }],
+      connections: [{ name: "demo", kind: "demo", models: ["demo/decide"] }],
+    });
+    try {
+      expect((await postDecision(gateway.url, { apiKey: ciKey, body: decisionBody("demo/demo/decide") })).status).toBe(200);
+      const refused = await postDecision(gateway.url, { apiKey: revokedKey, body: decisionBody("demo/demo/decide") });
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe("invalid_gateway_api_key");
     } finally {
       await gateway.close();
-      directory.remove();
     }
   });
 });
