@@ -225,7 +225,7 @@ describe("configuration file: what the gateway sends upstream", () => {
     };
   }
 
-  it("base URLs work with or without /v1; the upstream model defaults to <model>; explicit names win", async () => {
+  it("base URLs work with or without /v1; the upstream model defaults to <model>; explicit names win; defaultMaxTokens and logprobs reach the calls", async () => {
     const gateway = await startWith({
       projects: [{ name: "Production", apiKeys: [{ name: "ci", secret: "env:CI_KEY" }] }],
       connections: [
@@ -238,7 +238,8 @@ describe("configuration file: what the gateway sends upstream", () => {
           models: ["openai/gpt-4o-mini"],
           upstreamModelNames: { "openai/gpt-4o-mini": "openai/gpt-4o-mini" },
         },
-        { name: "claude", kind: "anthropic", baseUrl: `${anthropic.baseUrl}/v1/`, credential: "env:OPENAI_API_KEY", models: ["anthropic/claude-test"] },
+        { name: "claude", kind: "anthropic", baseUrl: `${anthropic.baseUrl}/v1/`, credential: "env:OPENAI_API_KEY", models: ["anthropic/claude-test"], defaultMaxTokens: 2048 },
+        { name: "no-logprobs", kind: "openai", baseUrl: openai.baseUrl, credential: "env:OPENAI_API_KEY", models: ["openai/o3"], logprobs: false },
       ],
     });
     try {
@@ -249,6 +250,17 @@ describe("configuration file: what the gateway sends upstream", () => {
       const claude = await postDecision(gateway.url, { apiKey: ciKey, body: decisionBody("claude/anthropic/claude-test") });
       expect(claude.status, JSON.stringify(claude.body)).toBe(200);
       expect(anthropic.requests.at(-1)).toMatchObject({ path: "/v1/messages", body: { model: "claude-test" } });
+
+      // The file's defaultMaxTokens caps a translated request that sets none; logprobs: false keeps logprobs out of decisions.
+      await fetch(`${gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ciKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: "claude/anthropic/claude-test", messages: [{ role: "user", content: "Hi" }] }),
+      }).then((response) => response.arrayBuffer());
+      expect(anthropic.requests.at(-1)).toMatchObject({ path: "/v1/messages", body: { model: "claude-test", max_tokens: 2048 } });
+      await postDecision(gateway.url, { apiKey: ciKey, body: decisionBody("no-logprobs/openai/o3") });
+      expect(openai.requests.at(-1)).toMatchObject({ path: "/v1/chat/completions", body: { model: "o3" } });
+      expect((openai.requests.at(-1)!.body as Record<string, unknown>).logprobs).toBeUndefined();
     } finally {
       await gateway.close();
     }
