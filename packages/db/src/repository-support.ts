@@ -144,10 +144,10 @@ export function holdsValues(row: Record<string, unknown>, data: Record<string, u
   return true;
 }
 
+/** Integers (number or BigInt, as the drivers return BIGINT columns) as one tagged object, so 5 and 5n compare equal. */
 function canonicalValue(value: unknown): string {
   return JSON.stringify(value ?? null, (_key, item: unknown) => {
-    if (typeof item === "bigint") return `${item}n`;
-    if (typeof item === "number" && Number.isInteger(item)) return `${item}n`;
+    if (typeof item === "bigint" || (typeof item === "number" && Number.isInteger(item))) return { "\u0000integer": String(item) };
     if (item !== null && typeof item === "object" && !Array.isArray(item) && !(item instanceof Date)) {
       const sorted: Record<string, unknown> = {};
       for (const key of Object.keys(item).sort()) {
