@@ -5,6 +5,11 @@ import { defaultWebAppRoot } from "./http/serve-web-app.js";
 export interface DashboardSettings {
   /** `DASHBOARD_PORT` (default 8081). */
   port: number;
+  /**
+   * `GATEWAY_DATA_DIR` (default `./data`), as the gateway reads it: the embedded SQLite database
+   * (`gateway.db`, when `DATABASE_URL` is unset) and the generated secret key live there.
+   */
+  dataDirectory: string;
   /** `DASHBOARD_HOST` (default 127.0.0.1). */
   host: string;
   /**
@@ -64,6 +69,7 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
   }
   return {
     port,
+    dataDirectory: environment.GATEWAY_DATA_DIR?.trim() || "./data",
     host: environment.DASHBOARD_HOST?.trim() || "127.0.0.1",
     origins,
     insecureLocalhostCookies: insecure === "localhost",

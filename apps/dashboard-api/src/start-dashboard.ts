@@ -13,10 +13,10 @@ import { Redis } from "ioredis";
 export interface StartDashboardOptions {
   /**
    * A database handle to share (the gateway's, when both run in one process). Without it the
-   * dashboard opens `DATABASE_URL` (default SQLite under `./data`) and migrates it, and closes it on `close()`.
+   * dashboard opens `DATABASE_URL` (default SQLite `gateway.db` in the data directory) and migrates it, and closes it on `close()`.
    */
   database?: DatabaseClient & SqlClient;
-  /** The secret box to share; default from `GATEWAY_SECRET_KEY` (or `./data/secret.key`). */
+  /** The secret box to share; default from `GATEWAY_SECRET_KEY` (or `secret.key` in the data directory). */
   secretBox?: SecretCipher;
   /** The gateway pipeline's chat entry for the playground (the gateway provides it when in the same process). */
   playground?: PlaygroundRunner | null;
@@ -24,7 +24,7 @@ export interface StartDashboardOptions {
   environment?: NodeJS.ProcessEnv;
   logger?: DashboardLogger;
   throttle?: DashboardThrottleSettings;
-  /** Directory of the embedded default (SQLite file and secret key). Default `./data`. */
+  /** Directory of the embedded default (SQLite file and secret key). Default `GATEWAY_DATA_DIR`, else `./data` (as the gateway). */
   dataDirectory?: string;
   /**
    * Called after every control-plane write, before it answers (awaited up to 1 s): when the
@@ -51,10 +51,11 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
   const environment = options.environment ?? process.env;
   const settings = { ...readDashboardSettings(environment), ...options.settings };
   const logger = options.logger ?? createConsoleLogger({ level: settings.logLevel, ...(settings.logFormat === undefined ? {} : { format: settings.logFormat }) });
+  const dataDirectory = options.dataDirectory ?? settings.dataDirectory;
   let ownedDatabase: { close(): Promise<void> } | null = null;
   let database = options.database;
   if (database === undefined) {
-    const opened = createDatabase({ url: environment.DATABASE_URL, dataDirectory: options.dataDirectory });
+    const opened = createDatabase({ url: environment.DATABASE_URL, dataDirectory });
     await opened.migrate();
     database = opened;
     ownedDatabase = opened;
@@ -63,7 +64,7 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
     options.secretBox ??
     loadSecretBoxFromEnvironment({
       env: environment,
-      dataDirectory: options.dataDirectory,
+      dataDirectory,
       logger: { info: (message: string) => logger.info(message), warn: (message: string) => logger.warn(message) },
     });
   // REDIS_URL: announce control-plane writes to every gateway on `<GATEWAY_REDIS_KEY_PREFIX>control-plane`.

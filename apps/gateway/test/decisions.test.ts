@@ -120,7 +120,7 @@ describe("POST /v1/systemone: providers", () => {
     expect(response.body.answers.tier).toEqual({ type: "choice", choice: "gold" });
     expect(native.requests).toHaveLength(1);
     const upstream = native.requests[0]!;
-    expect(upstream.body).toEqual({ ...body, model: "systemone/s1" });
+    expect(upstream.body).toEqual({ ...body, model: "s1" });
     expect(upstream.headers.authorization).toBe("Bearer so-upstream-secret");
     for (const header of ["x-gateway-client", "x-gateway-session", "x-gateway-session-id", "x-provider", "x-request-id"]) {
       if (header === "x-request-id") expect(upstream.headers[header]).not.toBe("trace-123");

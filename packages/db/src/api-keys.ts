@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { describeApiKey, generateApiKey, isApiKeyFormat } from "./api-key.js";
-import { afterTimeCursor, decodeTimeCursor, pageSize, toPage, translateWrite, type Page } from "./repository-support.js";
+import { afterTimeCursor, decodeTimeCursor, holdsValues, pageSize, runInTransaction, toPage, translateWrite, type Page } from "./repository-support.js";
 import type { ProjectRecord } from "./projects.js";
 import type { OrganizationRecord } from "./organizations.js";
 
@@ -83,10 +83,9 @@ export async function upsertApiKeyBySecret(db: DatabaseClient, input: ApiKeyInpu
     throw new GatewayError("conflict", { message: "this api key secret belongs to another organization", param: "secret" });
   }
   await assertProjectAndTeam(db, input);
-  const apiKey = await db.prisma.apiKey.update({
-    where: { id: existing.id },
-    data: { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null },
-  });
+  const data = { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null };
+  if (holdsValues(existing, data)) return { apiKey: existing, created: false };
+  const apiKey = await db.prisma.apiKey.update({ where: { id: existing.id }, data });
   return { apiKey, created: false };
 }
 
@@ -176,10 +175,11 @@ export async function revokeApiKey(
   input: { organizationId: string; id: string; revokedByUserId?: string | null; now?: Date },
 ): Promise<{ apiKey: ApiKeyRecord; revoked: boolean }> {
   const revocation = { revokedAt: input.now ?? new Date(), revokedByUserId: input.revokedByUserId ?? null };
-  const [result] = await db.prisma.$transaction([
-    db.prisma.apiKey.updateMany({ where: { id: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation }),
-    db.prisma.mcpToken.updateMany({ where: { apiKeyId: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation }),
-  ]);
+  const result = await runInTransaction(db, async (transaction) => {
+    const keys = await transaction.prisma.apiKey.updateMany({ where: { id: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation });
+    await transaction.prisma.mcpToken.updateMany({ where: { apiKeyId: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation });
+    return keys;
+  });
   const key = await getApiKey(db, input.organizationId, input.id);
   if (!key) throw new GatewayError("not_found", { message: "api key not found" });
   return { apiKey: key, revoked: result.count > 0 };

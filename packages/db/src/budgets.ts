@@ -2,7 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { BUDGET_MODES, BUDGET_PERIODS, BUDGET_SCOPES } from "./enums.js";
 import { numberArraySchema, parseJsonColumn } from "./json-values.js";
-import { requireOneOf, translateWrite } from "./repository-support.js";
+import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 
 export interface BudgetRecord {
   id: string;
@@ -74,9 +74,11 @@ export async function createBudget(db: DatabaseClient, input: BudgetInput): Prom
 /** Declarative config: creates or replaces the budget with this name. */
 export async function upsertBudgetByName(db: DatabaseClient, input: BudgetInput): Promise<BudgetRecord> {
   const { organizationId, ...rest } = input;
-  return toRecord(
-    await db.prisma.budget.upsert({ where: { organizationId_name: { organizationId, name: input.name } }, create: createData(input), update: toData(rest) }),
-  );
+  const where = { organizationId_name: { organizationId, name: input.name } };
+  const update = toData(rest);
+  const existing = await db.prisma.budget.findUnique({ where });
+  if (existing && holdsValues(existing, update)) return toRecord(existing);
+  return toRecord(await db.prisma.budget.upsert({ where, create: createData(input), update }));
 }
 
 export async function listBudgets(db: DatabaseClient, organizationId: string): Promise<BudgetRecord[]> {

@@ -3,7 +3,7 @@ import type { DatabaseClient } from "./create-database.js";
 import { CONNECTION_KINDS } from "./enums.js";
 import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
 import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
-import { requireOneOf, translateWrite } from "./repository-support.js";
+import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
 
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
@@ -131,16 +131,18 @@ export async function createConnection(db: DatabaseClient, input: ConnectionInpu
   return toRecord(await translateWrite("connection", () => db.prisma.connection.create({ data: createData(input, options.secretBox) })));
 }
 
-/** Declarative config: creates or replaces the connection with this name in the organization. */
+/**
+ * Declarative config: creates or replaces the connection with this name in the organization. A
+ * connection that already holds every given value is not written (a given credential always is:
+ * leave it out when it is unchanged).
+ */
 export async function upsertConnectionByName(db: DatabaseClient, input: ConnectionInput, options: { secretBox: SecretBox }): Promise<ConnectionRecord> {
   const { organizationId: _organizationId, ...changes } = input;
-  return toRecord(
-    await db.prisma.connection.upsert({
-      where: { organizationId_name: { organizationId: input.organizationId, name: input.name } },
-      create: createData(input, options.secretBox),
-      update: toData(changes, options.secretBox),
-    }),
-  );
+  const where = { organizationId_name: { organizationId: input.organizationId, name: input.name } };
+  const update = toData(changes, options.secretBox);
+  const existing = await db.prisma.connection.findUnique({ where });
+  if (existing && holdsValues(existing, update)) return toRecord(existing);
+  return toRecord(await db.prisma.connection.upsert({ where, create: createData(input, options.secretBox), update }));
 }
 
 export async function listConnections(db: DatabaseClient, organizationId: string): Promise<ConnectionRecord[]> {

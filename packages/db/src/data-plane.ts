@@ -14,6 +14,19 @@ export { loadSecretBoxFromEnvironment } from "./load-secret-box-from-environment
 export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
 export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
+export {
+  budgetAmountMicrosSchema,
+  budgetAmountUsdSchema,
+  budgetThresholdsSchema,
+  maxRouteTargets,
+  modelPriceBounds,
+  rateLimitConcurrencySchema,
+  rateLimitPerWindowSchema,
+  rateLimitWindowSecondsSchema,
+  routeAffinityTtlSecondsSchema,
+  routeRetryMaxAttemptsSchema,
+  routeTargetWeightSchema,
+} from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";

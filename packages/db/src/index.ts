@@ -44,6 +44,19 @@ export {
 } from "./enums.js";
 
 // Control plane
+export {
+  budgetAmountMicrosSchema,
+  budgetAmountUsdSchema,
+  budgetThresholdsSchema,
+  maxRouteTargets,
+  modelPriceBounds,
+  rateLimitConcurrencySchema,
+  rateLimitPerWindowSchema,
+  rateLimitWindowSecondsSchema,
+  routeAffinityTtlSecondsSchema,
+  routeRetryMaxAttemptsSchema,
+  routeTargetWeightSchema,
+} from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
 export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
@@ -63,7 +76,8 @@ export { sumUsageEvents } from "./sum-usage-events.js";
 export type { SumUsageEventsOptions, UsageEventTotals } from "./sum-usage-events.js";
 
 // Repository support
-export { isUniqueViolation, isRecordNotFound, normalizeEmail, encodeTimeCursor, decodeTimeCursor } from "./repository-support.js";
+export { isUniqueViolation, isRecordNotFound, normalizeEmail, encodeTimeCursor, decodeTimeCursor, runInTransaction } from "./repository-support.js";
+export type { RunInTransactionOptions } from "./repository-support.js";
 export type { Page, TimeCursor } from "./repository-support.js";
 
 // Organizations, users, memberships, sessions

@@ -37,6 +37,8 @@ export async function createMembership(db: DatabaseClient, input: { organization
 /** Declarative config / invitation acceptance: creates or updates the membership's role. */
 export async function upsertMembership(db: DatabaseClient, input: { organizationId: string; userId: string; role: string }): Promise<MembershipRecord> {
   const role = requireOneOf(MEMBERSHIP_ROLES, input.role, "role");
+  const existing = await getMembership(db, input.organizationId, input.userId);
+  if (existing?.role === role) return existing;
   return db.prisma.membership.upsert({
     where: { organizationId_userId: { organizationId: input.organizationId, userId: input.userId } },
     create: { ...input, role },

@@ -1,6 +1,6 @@
 import type { DatabaseClient } from "./create-database.js";
 import { ORGANIZATION_AUTHENTICATION } from "./enums.js";
-import { requireOneOf, translateWrite } from "./repository-support.js";
+import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 
 /** An organization row. */
 export interface OrganizationRecord {
@@ -29,9 +29,11 @@ export async function createOrganization(db: DatabaseClient, input: Organization
   return toRecord(await translateWrite("organization", () => db.prisma.organization.create({ data: { name: input.name, slug: input.slug, authenticationRequired } })));
 }
 
-/** Declarative config: creates or updates the organization with this slug. */
+/** Declarative config: creates or updates the organization with this slug (an unchanged one is not written). */
 export async function upsertOrganizationBySlug(db: DatabaseClient, input: OrganizationInput): Promise<OrganizationRecord> {
   const authenticationRequired = requireOneOf(ORGANIZATION_AUTHENTICATION, input.authenticationRequired ?? "password", "authentication_required");
+  const existing = await db.prisma.organization.findUnique({ where: { slug: input.slug } });
+  if (existing && holdsValues(existing, { name: input.name, authenticationRequired })) return toRecord(existing);
   return toRecord(
     await db.prisma.organization.upsert({
       where: { slug: input.slug },

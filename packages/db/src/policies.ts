@@ -1,7 +1,7 @@
 import type { DatabaseClient } from "./create-database.js";
 import { POLICY_SCOPES } from "./enums.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
-import { requireOneOf, translateWrite } from "./repository-support.js";
+import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 
 export type PolicyScope = (typeof POLICY_SCOPES)[number];
 
@@ -60,13 +60,11 @@ export async function createPolicy(db: DatabaseClient, input: PolicyInput): Prom
 /** Declarative config: creates or replaces the policy of (organization, scope, scopeId). */
 export async function upsertPolicyByScope(db: DatabaseClient, input: PolicyInput): Promise<PolicyRecord> {
   const data = createData(input);
-  return toRecord(
-    await db.prisma.policy.upsert({
-      where: { organizationId_scope_scopeId: { organizationId: data.organizationId, scope: data.scope, scopeId: data.scopeId } },
-      create: data,
-      update: { name: data.name, allow: data.allow, deny: data.deny, guardrails: data.guardrails },
-    }),
-  );
+  const where = { organizationId_scope_scopeId: { organizationId: data.organizationId, scope: data.scope, scopeId: data.scopeId } };
+  const update = { name: data.name, allow: data.allow, deny: data.deny, guardrails: data.guardrails };
+  const existing = await db.prisma.policy.findUnique({ where });
+  if (existing && holdsValues(existing, update)) return toRecord(existing);
+  return toRecord(await db.prisma.policy.upsert({ where, create: data, update }));
 }
 
 export async function listPolicies(db: DatabaseClient, organizationId: string): Promise<PolicyRecord[]> {

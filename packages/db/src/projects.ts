@@ -1,6 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
-import { translateWrite } from "./repository-support.js";
+import { holdsValues, translateWrite } from "./repository-support.js";
 
 export interface ProjectRecord {
   id: string;
@@ -26,13 +26,16 @@ export async function createProject(db: DatabaseClient, input: ProjectInput): Pr
   );
 }
 
-/** Declarative config: creates or updates the project with this name in the organization. */
+/** Declarative config: creates or updates the project with this name in the organization (an unchanged one is not written). */
 export async function upsertProjectByName(db: DatabaseClient, input: ProjectInput): Promise<ProjectRecord> {
   const update: Record<string, unknown> = {};
   if (input.description !== undefined) update.description = input.description;
   if (input.captureContent !== undefined) update.captureContent = input.captureContent;
+  const where = { organizationId_name: { organizationId: input.organizationId, name: input.name } };
+  const existing = await db.prisma.project.findUnique({ where });
+  if (existing && holdsValues(existing, update)) return existing;
   return db.prisma.project.upsert({
-    where: { organizationId_name: { organizationId: input.organizationId, name: input.name } },
+    where,
     create: { organizationId: input.organizationId, name: input.name, description: input.description ?? null, captureContent: input.captureContent ?? false },
     update,
   });

@@ -1,7 +1,8 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
+import { maxRateLimitConcurrency, maxRateLimitPerWindow, maxRateLimitWindowSeconds } from "./control-plane-bounds.js";
 import { RATE_LIMIT_SCOPES } from "./enums.js";
-import { requireOneOf, translateWrite } from "./repository-support.js";
+import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 
 export interface RateLimitRecord {
   id: string;
@@ -29,9 +30,11 @@ export interface RateLimitInput {
 type RateLimitRow = Awaited<ReturnType<DatabaseClient["prisma"]["rateLimit"]["findFirstOrThrow"]>>;
 const toRecord = (row: RateLimitRow): RateLimitRecord => ({ ...row, scope: requireOneOf(RATE_LIMIT_SCOPES, row.scope, "scope") });
 
-function positive(value: number | null | undefined, param: string): number | null | undefined {
+function bounded(value: number | null | undefined, maximum: number, param: string): number | null | undefined {
   if (value === undefined || value === null) return value;
-  if (!Number.isSafeInteger(value) || value < 1) throw new GatewayError("invalid_request", { message: `${param} must be a positive integer`, param });
+  if (!Number.isSafeInteger(value) || value < 1 || value > maximum) {
+    throw new GatewayError("invalid_request", { message: `${param} must be an integer from 1 to ${maximum}`, param });
+  }
   return value;
 }
 
@@ -39,10 +42,10 @@ function toData(input: Partial<Omit<RateLimitInput, "organizationId">>): Record<
   const data: Record<string, unknown> = {};
   if (input.scope !== undefined) data.scope = requireOneOf(RATE_LIMIT_SCOPES, input.scope, "scope");
   if (input.scopeId !== undefined) data.scopeId = input.scopeId;
-  if (input.windowSeconds !== undefined) data.windowSeconds = positive(input.windowSeconds, "window_seconds");
-  if (input.requestsPerWindow !== undefined) data.requestsPerWindow = positive(input.requestsPerWindow, "requests_per_window");
-  if (input.tokensPerWindow !== undefined) data.tokensPerWindow = positive(input.tokensPerWindow, "tokens_per_window");
-  if (input.concurrency !== undefined) data.concurrency = positive(input.concurrency, "concurrency");
+  if (input.windowSeconds !== undefined) data.windowSeconds = bounded(input.windowSeconds, maxRateLimitWindowSeconds, "window_seconds");
+  if (input.requestsPerWindow !== undefined) data.requestsPerWindow = bounded(input.requestsPerWindow, maxRateLimitPerWindow, "requests_per_window");
+  if (input.tokensPerWindow !== undefined) data.tokensPerWindow = bounded(input.tokensPerWindow, maxRateLimitPerWindow, "tokens_per_window");
+  if (input.concurrency !== undefined) data.concurrency = bounded(input.concurrency, maxRateLimitConcurrency, "concurrency");
   return data;
 }
 
@@ -58,15 +61,13 @@ export async function createRateLimit(db: DatabaseClient, input: RateLimitInput)
 /** Declarative config: creates or replaces the limit of (organization, scope, scopeId, windowSeconds). */
 export async function upsertRateLimit(db: DatabaseClient, input: RateLimitInput): Promise<RateLimitRecord> {
   const data = createData(input);
-  return toRecord(
-    await db.prisma.rateLimit.upsert({
-      where: {
-        organizationId_scope_scopeId_windowSeconds: { organizationId: input.organizationId, scope: data.scope, scopeId: input.scopeId, windowSeconds: input.windowSeconds },
-      },
-      create: data,
-      update: { requestsPerWindow: input.requestsPerWindow ?? null, tokensPerWindow: input.tokensPerWindow ?? null, concurrency: input.concurrency ?? null },
-    }),
-  );
+  const where = {
+    organizationId_scope_scopeId_windowSeconds: { organizationId: input.organizationId, scope: data.scope, scopeId: input.scopeId, windowSeconds: input.windowSeconds },
+  };
+  const update = { requestsPerWindow: input.requestsPerWindow ?? null, tokensPerWindow: input.tokensPerWindow ?? null, concurrency: input.concurrency ?? null };
+  const existing = await db.prisma.rateLimit.findUnique({ where });
+  if (existing && holdsValues(existing, update)) return toRecord(existing);
+  return toRecord(await db.prisma.rateLimit.upsert({ where, create: data, update }));
 }
 
 export async function listRateLimits(db: DatabaseClient, organizationId: string): Promise<RateLimitRecord[]> {

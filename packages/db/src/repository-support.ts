@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import type { DatabaseClient, GatewayPrismaClient } from "./create-database.js";
 import { assertOneOf } from "./enums.js";
 
 /** Prisma error code of a unique-constraint violation. */
@@ -102,4 +103,59 @@ export function toPage<T>(rows: T[], limit: number, cursorOf: (row: T) => TimeCu
 /** Lower-cased, trimmed email used for case-insensitive uniqueness. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** Options of {@link runInTransaction}. */
+export interface RunInTransactionOptions {
+  /** Longest the transaction may stay open, in ms (Prisma's default is 5 s). Default 60 000. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `work` in one database transaction (Prisma's interactive transaction, on SQLite and
+ * PostgreSQL alike): every repository call made with the `DatabaseClient` it receives is
+ * committed together, or, when `work` throws, none is. Called with a client that is already a
+ * transaction's, `work` simply joins it.
+ */
+export async function runInTransaction<T>(
+  db: DatabaseClient,
+  work: (transaction: DatabaseClient) => Promise<T>,
+  options: RunInTransactionOptions = {},
+): Promise<T> {
+  if (typeof (db.prisma as { $transaction?: unknown }).$transaction !== "function") return work(db);
+  const timeout = options.timeoutMs ?? 60_000;
+  return db.prisma.$transaction((prisma) => work({ prisma: prisma as unknown as GatewayPrismaClient, provider: db.provider }), {
+    timeout,
+    maxWait: timeout,
+  });
+}
+
+/**
+ * Whether a stored row already holds every value of `data` (the columns an upsert would
+ * write). JSON values are compared by content (key order aside), BigInt and number by value,
+ * dates by instant. An upsert that finds its row unchanged writes nothing, so it neither touches
+ * `updated_at` nor bumps the control-plane version (every gateway would reload its snapshot).
+ */
+export function holdsValues(row: Record<string, unknown>, data: Record<string, unknown>): boolean {
+  for (const [field, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    if (canonicalValue(row[field]) !== canonicalValue(value)) return false;
+  }
+  return true;
+}
+
+/** Integers (number or BigInt, as the drivers return BIGINT columns) as one tagged object, so 5 and 5n compare equal. */
+function canonicalValue(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, item: unknown) => {
+    if (typeof item === "bigint" || (typeof item === "number" && Number.isInteger(item))) return { "\u0000integer": String(item) };
+    if (item !== null && typeof item === "object" && !Array.isArray(item) && !(item instanceof Date)) {
+      const sorted: Record<string, unknown> = {};
+      for (const key of Object.keys(item).sort()) {
+        const entry = (item as Record<string, unknown>)[key];
+        if (entry !== undefined) sorted[key] = entry;
+      }
+      return sorted;
+    }
+    return item;
+  });
 }

@@ -2,7 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { ROUTE_STRATEGIES } from "./enums.js";
 import { parseJsonColumn, routeTargetsSchema } from "./json-values.js";
-import { requireOneOf, translateWrite } from "./repository-support.js";
+import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 
 export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
 
@@ -72,9 +72,12 @@ export async function createRoute(db: DatabaseClient, input: RouteInput): Promis
 export async function upsertRouteByAlias(db: DatabaseClient, input: RouteInput): Promise<RouteRecord> {
   const { organizationId, ...rest } = input;
   const data = toData(rest);
+  const where = { organizationId_alias: { organizationId, alias: input.alias } };
+  const existing = await db.prisma.route.findUnique({ where });
+  if (existing && holdsValues(existing, data)) return toRecord(existing);
   return toRecord(
     await db.prisma.route.upsert({
-      where: { organizationId_alias: { organizationId, alias: input.alias } },
+      where,
       create: { ...data, organizationId } as Parameters<DatabaseClient["prisma"]["route"]["create"]>[0]["data"],
       update: data,
     }),

@@ -1,5 +1,5 @@
 import type { DatabaseClient } from "./create-database.js";
-import { normalizeEmail, translateWrite } from "./repository-support.js";
+import { holdsValues, normalizeEmail, translateWrite } from "./repository-support.js";
 
 /** A user row (the password hash is included: never render it). */
 export interface UserRecord {
@@ -37,6 +37,8 @@ export async function upsertUserByEmail(db: DatabaseClient, input: UserInput): P
   const update: Record<string, unknown> = {};
   if (input.name !== undefined) update.name = input.name;
   if (input.passwordHash !== undefined) update.passwordHash = input.passwordHash;
+  const existing = await db.prisma.user.findUnique({ where: { emailNormalized: normalizeEmail(input.email) } });
+  if (existing && holdsValues(existing, update)) return existing;
   return db.prisma.user.upsert({
     where: { emailNormalized: normalizeEmail(input.email) },
     create: { email: input.email.trim(), emailNormalized: normalizeEmail(input.email), name: input.name ?? "", passwordHash: input.passwordHash ?? null },

@@ -11,7 +11,7 @@ export interface AccessConnection {
   name: string;
   /** Served `<vendor>/<model>` ids. */
   models: readonly string[];
-  /** Optional `<vendor>/<model>` -> upstream model name overrides. */
+  /** Optional `<vendor>/<model>` -> upstream model name overrides (default: `<model>`, the part after the vendor). */
   upstreamModelNames: Readonly<Record<string, string>>;
   enabled: boolean;
 }

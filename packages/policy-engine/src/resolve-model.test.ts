@@ -9,7 +9,7 @@ function indexWith(parts: { policies?: AccessPolicy[]; routes?: AccessRoute[]; c
 }
 
 describe("resolveModel", () => {
-  it("resolves a provider-qualified model to its connection, asking for <vendor>/<model>", () => {
+  it("resolves a provider-qualified model to its connection, asking the provider for <model> (no vendor segment)", () => {
     const index = indexWith({});
     const resolution = resolveModel({ index, ...caller, requestedModel: "anthropic/anthropic/claude-sonnet-4" });
     expect(resolution.kind).toBe("target");
@@ -17,12 +17,17 @@ describe("resolveModel", () => {
     expect(resolution.target.connection.name).toBe("anthropic");
     expect(resolution.target.connection.kind).toBe("anthropic");
     expect(resolution.target.qualifiedModel).toBe("anthropic/anthropic/claude-sonnet-4");
-    expect(resolution.target.upstreamModel).toBe("anthropic/claude-sonnet-4");
+    expect(resolution.target.upstreamModel).toBe("claude-sonnet-4");
   });
 
-  it("uses upstreamModelNames overrides for the upstream name", () => {
+  it("uses upstreamModelNames overrides for the upstream name, even one that keeps the vendor segment", () => {
     const resolution = resolveModel({ index: indexWith({}), ...caller, requestedModel: "openai/openai/gpt-4o-mini" });
     expect(resolution).toMatchObject({ kind: "target", target: { upstreamModel: "gpt-4o-mini", qualifiedModel: "openai/openai/gpt-4o-mini" } });
+    // An aggregator that names models `<vendor>/<model>` itself is mapped explicitly.
+    const aggregator = connection({ name: "router", models: ["openai/gpt-4o", "meta/llama-3"], upstreamModelNames: { "openai/gpt-4o": "openai/gpt-4o" } });
+    const index = indexWith({ connections: [aggregator] });
+    expect(resolveModel({ index, ...caller, requestedModel: "router/openai/gpt-4o" })).toMatchObject({ target: { upstreamModel: "openai/gpt-4o" } });
+    expect(resolveModel({ index, ...caller, requestedModel: "router/meta/llama-3" })).toMatchObject({ target: { upstreamModel: "llama-3" } });
   });
 
   it("looks an unqualified model up on the X-Provider connection; a qualified model wins over the header", () => {
@@ -104,7 +109,7 @@ describe("resolveModel", () => {
       expect(resolution.route).toBe(fast);
       expect(resolution.targets.map((target) => [target.qualifiedModel, target.upstreamModel, target.weight, target.index])).toEqual([
         ["openai/openai/gpt-4o-mini", "gpt-4o-mini", 3, 0],
-        ["anthropic/anthropic/claude-haiku-4", "anthropic/claude-haiku-4", 1, 2],
+        ["anthropic/anthropic/claude-haiku-4", "claude-haiku-4", 1, 2],
       ]);
       expect(resolution.skippedTargets).toEqual([{ model: "missing/openai/gpt-4o", reason: "unavailable" }]);
     });

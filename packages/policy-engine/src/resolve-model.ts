@@ -8,7 +8,11 @@ export interface ResolvedTarget<TConnection extends AccessConnection = AccessCon
   connection: TConnection;
   /** `<provider>/<vendor>/<model>`. */
   qualifiedModel: string;
-  /** The name sent upstream: `<vendor>/<model>` unless `upstreamModelNames` overrides it. */
+  /**
+   * The name sent upstream: the connection's `upstreamModelNames` entry for `<vendor>/<model>`,
+   * else `<model>` (the vendor segment is the gateway's naming, not the provider's:
+   * `openai/gpt-4o-mini` is sent as `gpt-4o-mini`).
+   */
   upstreamModel: string;
 }
 
@@ -206,7 +210,13 @@ function lookupTarget<TConnection extends AccessConnection>(
   const entry = organization.enabledConnections.get(provider);
   if (!entry || !entry.models.has(served)) return null;
   const override = Object.hasOwn(entry.connection.upstreamModelNames, served) ? entry.connection.upstreamModelNames[served] : undefined;
-  return { connection: entry.connection, qualifiedModel: `${provider}/${served}`, upstreamModel: override ?? served };
+  return { connection: entry.connection, qualifiedModel: `${provider}/${served}`, upstreamModel: override ?? defaultUpstreamModel(served) };
+}
+
+/** `<vendor>/<model>` -> `<model>` (everything after the first `/`; a name without one stays as it is). */
+function defaultUpstreamModel(served: string): string {
+  const slash = served.indexOf("/");
+  return slash === -1 ? served : served.slice(slash + 1);
 }
 
 function callerOf(options: AccessCaller): AccessCaller {

@@ -13,7 +13,7 @@ import {
   convertResponsesRequestToChat,
   getJsonResponseToolName,
 } from "./translation/index.js";
-import { baseUrlOf, joinUrl, lowerCaseKeys, malformedAnswer, postJson, postStream, translateOrThrow } from "./upstream-call.js";
+import { apiUrlOf, lowerCaseKeys, malformedAnswer, postJson, postStream, translateOrThrow } from "./upstream-call.js";
 import { normalizeMessagesUsage } from "./usage/messages-usage.js";
 
 /** Default base URL of `anthropic` connections without one. */
@@ -30,7 +30,7 @@ export const anthropicDefaultVersion = "2023-06-01";
 export const anthropicDefaultMaxTokens = 4096;
 
 /**
- * Adapter for the Anthropic Messages API: `POST {baseUrl}/v1/messages` with `x-api-key`,
+ * Adapter for the Anthropic Messages API: `POST {baseUrl}/v1/messages` (base URL with or without `/v1`) with `x-api-key`,
  * `anthropic-version` (the caller's, else 2023-06-01), the caller's `anthropic-beta` and the
  * connection's extra headers.
  *
@@ -73,7 +73,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
     return result;
   }
 
-  const base = () => baseUrlOf(connection, anthropicDefaultBaseUrl);
+  const apiUrl = (path: string) => apiUrlOf(connection, path, anthropicDefaultBaseUrl);
 
   /** POSTs a messages request with `stream: true` and decodes its events into typed parts. */
   async function streamMessages(call: {
@@ -120,7 +120,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
       const asker = createAnthropicStatedAsker({
         transport,
         connection,
-        url: joinUrl(base(), "/v1/messages"),
+        url: apiUrl("/messages"),
         headers: headers(),
         model: target.upstreamModel,
       });
@@ -129,7 +129,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
 
     async messages(body, target, context, callerHeaders) {
       const upstreamBody: Record<string, unknown> = { ...body, model: target.upstreamModel };
-      const url = joinUrl(base(), "/v1/messages");
+      const url = apiUrl("/messages");
       if (body.stream !== true) {
         const response = await postJson({ transport, connection, url, headers: headers(callerHeaders), body: upstreamBody, context });
         return {
@@ -147,7 +147,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
       const response = await postJson({
         transport,
         connection,
-        url: joinUrl(base(), "/v1/messages/count_tokens"),
+        url: apiUrl("/messages/count_tokens"),
         headers: headers(callerHeaders),
         body: { ...body, model: target.upstreamModel },
         context,
@@ -165,7 +165,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
         convertChatRequestToAnthropic(chatBody, { defaultMaxTokens: maxTokensDefault, model: target.upstreamModel }),
       );
       const jsonResponseTool = getJsonResponseToolName(chatBody);
-      const url = joinUrl(base(), "/v1/messages");
+      const url = apiUrl("/messages");
       if (anthropicBody.stream !== true) {
         const response = await postJson({ transport, connection, url, headers: headers(), body: anthropicBody, context });
         const converted = translateOrThrow(connection.name, () => {
@@ -191,7 +191,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
         convertChatRequestToAnthropic(body, { defaultMaxTokens: maxTokensDefault, model: target.upstreamModel }),
       );
       const jsonResponseTool = getJsonResponseToolName(body);
-      const url = joinUrl(base(), "/v1/messages");
+      const url = apiUrl("/messages");
       if (anthropicBody.stream !== true) {
         const response = await postJson({ transport, connection, url, headers: headers(), body: anthropicBody, context });
         const completion = translateOrThrow(connection.name, () =>

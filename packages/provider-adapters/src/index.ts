@@ -18,6 +18,7 @@ export type { ProviderAdapterDependencies } from "./openai-adapter.js";
 export { createAnthropicAdapter, anthropicDefaultBaseUrl, anthropicDefaultVersion, anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
 export { createSystemOneAdapter } from "./systemone-adapter.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
+export { connectionApiUrl } from "./connection-api-url.js";
 export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
 export { buildResponseObject, outputTextOf } from "./responses/build-response-object.js";

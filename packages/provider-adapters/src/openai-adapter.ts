@@ -15,7 +15,7 @@ import {
   convertResponsesRequestToChat,
   countTokensLocally,
 } from "./translation/index.js";
-import { baseUrlOf, joinUrl, lowerCaseKeys, postJson, postStream, servedModelOf, translateOrThrow, translateOrThrowAsync } from "./upstream-call.js";
+import { apiUrlOf, lowerCaseKeys, postJson, postStream, servedModelOf, translateOrThrow, translateOrThrowAsync } from "./upstream-call.js";
 import { normalizeChatUsage } from "./usage/chat-usage.js";
 import { normalizeResponsesUsage } from "./usage/responses-usage.js";
 
@@ -65,8 +65,8 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
     };
   }
 
-  const url = () => joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/chat/completions");
-  const responsesUrl = () => joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/responses");
+  const url = () => apiUrlOf(connection, "/chat/completions", openAiDefaultBaseUrl);
+  const responsesUrl = () => apiUrlOf(connection, "/responses", openAiDefaultBaseUrl);
 
   /** POSTs a chat completions request with `stream: true` and decodes its chunks into typed parts. */
   async function streamChat(upstreamBody: Record<string, unknown>, context: ProviderCallContext): Promise<ProviderResult> {
@@ -176,7 +176,7 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
       const response = await postJson({
         transport,
         connection,
-        url: joinUrl(baseUrlOf(connection, openAiDefaultBaseUrl), "/embeddings"),
+        url: apiUrlOf(connection, "/embeddings", openAiDefaultBaseUrl),
         headers: headers(),
         body: { ...body, model: target.upstreamModel },
         context,

@@ -4,7 +4,7 @@ import { GatewayError, ProviderPassthroughError } from "@gateway/errors";
 import { mapUpstreamError } from "./map-upstream-error.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
 import type { ProviderAdapter, AdapterConnection } from "./provider-adapter.js";
-import { baseUrlOf, joinUrl, lowerCaseKeys } from "./upstream-call.js";
+import { apiUrlOf, lowerCaseKeys } from "./upstream-call.js";
 
 /**
  * Adapter for an upstream that speaks the decision contract natively:
@@ -39,7 +39,7 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
 
     async decide(request, target, context) {
       const response = await transport.requestJson({
-        url: joinUrl(baseUrlOf(connection), "/v1/systemone"),
+        url: apiUrlOf(connection, "/systemone"),
         method: "POST",
         headers: {
           accept: "application/json",

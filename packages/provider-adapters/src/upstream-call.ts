@@ -1,12 +1,8 @@
 import { GatewayError } from "@gateway/errors";
+import { connectionApiUrl } from "./connection-api-url.js";
 import type { HttpJsonResponse, HttpStreamResponse, HttpTransport } from "./http-transport.js";
 import { mapUpstreamError } from "./map-upstream-error.js";
 import type { ProviderCallContext, AdapterConnection } from "./provider-adapter.js";
-
-/** Joins a connection base URL and an API path (`https://x/v1` + `/chat/completions`). */
-export function joinUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}${path}`;
-}
 
 /** The connection's base URL, or the kind's default; a missing one fails with 502 (not retryable). */
 export function baseUrlOf(connection: AdapterConnection, fallback?: string): string {
@@ -18,6 +14,11 @@ export function baseUrlOf(connection: AdapterConnection, fallback?: string): str
     });
   }
   return baseUrl;
+}
+
+/** The URL of an API path (after `/v1`) of the connection: see {@link connectionApiUrl}; a missing base URL fails like {@link baseUrlOf}. */
+export function apiUrlOf(connection: AdapterConnection, path: string, fallback?: string): string {
+  return connectionApiUrl(connection.kind, baseUrlOf(connection, fallback), path);
 }
 
 /** Options of {@link postJson} and {@link postStream}. */

@@ -1,4 +1,13 @@
-import { createBudget, deleteBudget, getBudget, listBudgets, updateBudget, type BudgetRecord } from "@gateway/db";
+import {
+  budgetAmountMicrosSchema,
+  budgetThresholdsSchema,
+  createBudget,
+  deleteBudget,
+  getBudget,
+  listBudgets,
+  updateBudget,
+  type BudgetRecord,
+} from "@gateway/db";
 import { z } from "zod";
 import { deletedObjectSchema, displayName, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -42,8 +51,9 @@ export function presentBudget(row: BudgetRecord): z.infer<typeof budgetSchema> {
   };
 }
 
-const amount = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe("USD * 1e6 (e.g. 25000000 = $25)");
-const thresholds = z.array(z.number().gt(0).max(10)).max(20).describe("Soft-budget notification points as fractions, e.g. [0.5, 0.8, 1]");
+// The bounds the configuration file shares (`@gateway/db`).
+const amount = budgetAmountMicrosSchema.describe("USD * 1e6 (e.g. 25000000 = $25)");
+const thresholds = budgetThresholdsSchema.describe("Soft-budget notification points as fractions, e.g. [0.5, 0.8, 1]");
 const createBody = z.object({
   name: displayName,
   scope: z.enum(scopes),

@@ -4,6 +4,7 @@ import {
   type ConnectionRecord,
   connectionDefaultMaxTokensSchema,
   modelEndpointsSchema,
+  modelPriceBounds,
   connectionTimeoutsSchema,
   createConnection,
   deleteConnection,
@@ -13,6 +14,7 @@ import {
   updateConnection,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
+import { connectionApiUrl } from "@gateway/provider-adapters";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -22,20 +24,21 @@ import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 const connectionKinds = ["openai", "anthropic", "systemone", "demo"] as const;
 const defaultBaseUrls: Record<(typeof connectionKinds)[number], string | null> = {
-  openai: "https://api.openai.com/v1",
+  openai: "https://api.openai.com",
   anthropic: "https://api.anthropic.com",
   systemone: null,
   demo: null,
 };
 
 const modelId = z.string().regex(/^[A-Za-z0-9._:-]+\/[A-Za-z0-9._:@-]+$/, "use '<vendor>/<model>'").max(200);
+/** A model's price entry, with the bounds the configuration file shares (`@gateway/db`), under snake_case names. */
 const priceSchema = z.object({
-  input: z.number().min(0).describe("USD per million input tokens"),
-  output: z.number().min(0).describe("USD per million output tokens"),
-  cache_read: z.number().min(0).optional(),
-  cache_write: z.number().min(0).optional(),
-  max_output_tokens: z.number().int().positive().optional(),
-  context_window: z.number().int().positive().optional(),
+  input: modelPriceBounds.input.describe("USD per million input tokens"),
+  output: modelPriceBounds.output.describe("USD per million output tokens"),
+  cache_read: modelPriceBounds.cacheRead,
+  cache_write: modelPriceBounds.cacheWrite,
+  max_output_tokens: modelPriceBounds.maxOutputTokens,
+  context_window: modelPriceBounds.contextWindow,
 });
 /** The stored timeouts' bounds (shared with the configuration file), under the API's snake_case names. */
 const timeoutFields = {
@@ -168,7 +171,10 @@ const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
 const createBody = z.object({
   name: connectionName,
   kind: z.enum(connectionKinds),
-  base_url: httpUrl.nullable().optional().describe("Default: the provider's public API (openai, anthropic); required for systemone"),
+  base_url: httpUrl
+    .nullable()
+    .optional()
+    .describe("Default: the provider's public API (openai, anthropic); required for systemone. With or without `/v1`: `https://api.openai.com` and `https://api.openai.com/v1` are the same"),
   credential: z.string().min(1).max(10_000).nullable().optional().describe("The provider API key; write-only, stored encrypted"),
   headers: z.record(headerName, z.string().max(2000)).default({}).describe("Extra headers sent upstream (not encrypted: put secrets in `credential`)"),
   models: z.array(modelId).max(1000).default([]),
@@ -346,8 +352,8 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
       operationId: "test_connection",
       summary: "Test a provider connection",
       description:
-        "Lists the provider's models with the stored credential (OpenAI-compatible and System One: `GET {base_url}/models` " +
-        "with a bearer token; Anthropic: `GET {base_url}/v1/models` with `x-api-key`). `ok` is false (not an HTTP error) when " +
+        "Lists the provider's models with the stored credential (`GET {base_url}/v1/models`, the base URL given with or without `/v1`; " +
+        "OpenAI-compatible and System One with a bearer token, Anthropic with `x-api-key`). `ok` is false (not an HTTP error) when " +
         "the provider refuses, fails or does not answer in time. The demo provider always passes.",
       tag: "Connections",
       access: "connections:write",
@@ -376,18 +382,17 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
     object: "connection.test" as const,
   });
   if (kind === "demo") return result(true, null, "The built-in demo provider needs no network.");
-  const base = (row.baseUrl ?? defaultBaseUrls[kind] ?? "").replace(/\/+$/, "");
+  const base = row.baseUrl ?? defaultBaseUrls[kind] ?? "";
   if (base === "") return result(false, null, "The connection has no base_url.");
   const credential = await getConnectionCredential(services.database, row.organizationId, row.id, { secretBox: services.secrets });
   const headers: Record<string, string> = { accept: "application/json", ...row.headers };
-  let url: string;
+  // The same base-URL rule as the gateway's adapters (with or without `/v1`).
+  const url = connectionApiUrl(kind, base, "/models");
   if (kind === "anthropic") {
-    url = `${base}/v1/models`;
     headers["anthropic-version"] = "2023-06-01";
     if (credential) headers["x-api-key"] = credential;
-  } else {
-    url = `${base}/models`;
-    if (credential) headers.authorization = `Bearer ${credential}`;
+  } else if (credential) {
+    headers.authorization = `Bearer ${credential}`;
   }
   const signal = AbortSignal.timeout(services.settings.deliveryTimeoutMs);
   try {

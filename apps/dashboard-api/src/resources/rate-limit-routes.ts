@@ -1,4 +1,14 @@
-import { createRateLimit, deleteRateLimit, getRateLimit, listRateLimits, updateRateLimit, type RateLimitRecord } from "@gateway/db";
+import {
+  createRateLimit,
+  deleteRateLimit,
+  getRateLimit,
+  listRateLimits,
+  rateLimitConcurrencySchema,
+  rateLimitPerWindowSchema,
+  rateLimitWindowSecondsSchema,
+  updateRateLimit,
+  type RateLimitRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
@@ -39,12 +49,12 @@ export function presentRateLimit(row: RateLimitRecord): z.infer<typeof rateLimit
   };
 }
 
-const limitValue = z.number().int().min(1).max(1_000_000_000).nullable();
+/** The bounds the configuration file shares (`@gateway/db`). */
 const limits = {
-  window_seconds: z.number().int().min(1).max(86_400),
-  requests_per_window: limitValue,
-  tokens_per_window: limitValue,
-  concurrency: z.number().int().min(1).max(100_000).nullable(),
+  window_seconds: rateLimitWindowSecondsSchema,
+  requests_per_window: rateLimitPerWindowSchema.nullable(),
+  tokens_per_window: rateLimitPerWindowSchema.nullable(),
+  concurrency: rateLimitConcurrencySchema.nullable(),
 };
 const atLeastOneLimit = (value: { requests_per_window?: number | null; tokens_per_window?: number | null; concurrency?: number | null }) =>
   value.requests_per_window != null || value.tokens_per_window != null || value.concurrency != null;

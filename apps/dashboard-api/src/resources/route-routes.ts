@@ -1,4 +1,16 @@
-import { createRoute, deleteRoute, getRoute, listConnections, listRoutes, updateRoute, type RouteRecord } from "@gateway/db";
+import {
+  createRoute,
+  deleteRoute,
+  getRoute,
+  listConnections,
+  listRoutes,
+  maxRouteTargets,
+  routeAffinityTtlSecondsSchema,
+  routeRetryMaxAttemptsSchema,
+  routeTargetWeightSchema,
+  updateRoute,
+  type RouteRecord,
+} from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
@@ -11,7 +23,7 @@ const strategies = ["priority", "weighted", "least-latency"] as const;
 const alias = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/, "an alias has no slashes: 1-128 letters, digits, '.', '_', ':' or '-'");
 const target = z.object({
   model: z.string().regex(/^[^/\s]+\/[^/\s]+\/[^\s]+$/, "a provider-qualified model '<provider>/<vendor>/<model>'").max(400),
-  weight: z.number().min(0).max(1_000_000).default(1),
+  weight: routeTargetWeightSchema.default(1),
 });
 
 /** A routing alias as the API shows it. */
@@ -42,17 +54,18 @@ export function presentRoute(row: RouteRecord): z.infer<typeof routeSchema> {
   };
 }
 
-const affinity = z.object({ enabled: z.boolean(), ttl_seconds: z.number().int().min(1).max(604_800).default(3600) });
-const retry = z.object({ max_attempts: z.number().int().min(1).max(5) });
+// The bounds the configuration file shares (`@gateway/db`).
+const affinity = z.object({ enabled: z.boolean(), ttl_seconds: routeAffinityTtlSecondsSchema.default(3600) });
+const retry = z.object({ max_attempts: routeRetryMaxAttemptsSchema });
 const createBody = z.object({
   alias,
   strategy: z.enum(strategies).default("priority"),
-  targets: z.array(target).min(1).max(20).describe("Provider-qualified models, in priority order"),
+  targets: z.array(target).min(1).max(maxRouteTargets).describe("Provider-qualified models, in priority order"),
   affinity: affinity.default({ enabled: false, ttl_seconds: 3600 }),
   retry: retry.default({ max_attempts: 1 }),
 });
 const updateBody = z
-  .object({ alias, strategy: z.enum(strategies), targets: z.array(target).min(1).max(20), affinity, retry })
+  .object({ alias, strategy: z.enum(strategies), targets: z.array(target).min(1).max(maxRouteTargets), affinity, retry })
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 const params = idParams("route_id");

@@ -151,7 +151,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       </div>
       {values.kind !== "demo" ? (
         <>
-          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required" : "Empty: the provider's public API"} />
+          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required; with or without /v1" : "Empty: the provider's public API; with or without /v1"} />
           <TextField
             label={editing && props.connection?.has_credential ? "New API key (write-only)" : "API key (write-only)"}
             type="password"
@@ -176,7 +176,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       />
       {values.kind !== "demo" ? (
         <>
-          <TextAreaField label="Upstream model names" {...form.field("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects" monospace rows={2} />
+          <TextAreaField label="Upstream model names" {...form.field("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects (default: the name after vendor/)" monospace rows={2} />
           <TextAreaField label="Extra headers" {...form.field("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
         </>
       ) : null}

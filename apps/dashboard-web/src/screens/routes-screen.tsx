@@ -157,7 +157,7 @@ function RouteDialog(props: { route: GatewayRoute | null; onClose: () => void })
       <div className="form-row">
         <CheckboxField label="Session affinity" checked={form.values.affinity} onChange={(checked) => form.set("affinity", checked)} hint="Calls of one session stay on the same target" />
         {form.values.affinity ? <TextField label="Affinity lifetime (seconds)" type="number" {...form.field("ttl_seconds")} /> : null}
-        <TextField label="Attempts per call" type="number" {...form.field("max_attempts")} hint="1 to 5, across targets" />
+        <TextField label="Attempts per call" type="number" {...form.field("max_attempts")} hint="1 to 10, across targets" />
       </div>
     </FormDialog>
   );

@@ -10,6 +10,8 @@ import {
   listApiKeys,
   listConnections,
   listTeams,
+  revokeApiKey,
+  runInTransaction,
   upsertApiKeyBySecret,
   upsertBudgetByName,
   upsertConnectionByName,
@@ -50,23 +52,32 @@ export interface ApplyGatewayConfigOptions {
 }
 
 /**
- * Applies the declarative configuration: every entity is created or updated by its natural
- * key, so applying the same file again changes nothing (entities absent from the file are left
- * alone; delete them in the dashboard). `env:NAME` references are resolved from `env`;
- * credentials are stored encrypted and key secrets and passwords hashed. A problem (a missing
- * environment variable, a scope naming an unknown project) throws {@link GatewayConfigError}
- * naming the field path.
+ * Applies the declarative configuration in ONE database transaction: every entity is created
+ * or updated by its natural key, and a row that already holds the file's values is not written,
+ * so applying the same file again writes nothing (and does not bump the control-plane version;
+ * entities absent from the file are left alone: delete them in the dashboard). `env:NAME`
+ * references are resolved from `env`; credentials are stored encrypted and key secrets and
+ * passwords hashed. A problem (a missing environment variable, a scope naming an unknown
+ * project, a value the database refuses) throws {@link GatewayConfigError} naming the field path,
+ * and nothing of the file is written.
  */
 export async function applyGatewayConfig(
   config: GatewayConfig,
   options: ApplyGatewayConfigOptions,
 ): Promise<ApplyGatewayConfigResult> {
   checkSecretReferences(config, options.env);
-  const generatedKeys: GeneratedConfigKey[] = [];
-  for (const [index, organization] of config.organizations.entries()) {
-    await applyOrganization(organization, `organizations[${index}]`, options, generatedKeys);
-  }
-  return { organizations: config.organizations.length, generatedKeys };
+  return runInTransaction(
+    options.db,
+    async (db) => {
+      const generatedKeys: GeneratedConfigKey[] = [];
+      for (const [index, organization] of config.organizations.entries()) {
+        await applyOrganization(organization, `organizations[${index}]`, { ...options, db }, generatedKeys);
+      }
+      return { organizations: config.organizations.length, generatedKeys };
+    },
+    // Password hashing runs inside; the default 5 s of an interactive transaction is too short for many users.
+    { timeoutMs: 300_000 },
+  );
 }
 
 async function applyOrganization(
@@ -113,7 +124,8 @@ async function applyOrganization(
       upsertProjectByName(db, { organizationId, name: project.name, captureContent: project.captureContent }),
     );
     projectIds.set(project.name, record.id);
-    const existingKeys = await listApiKeys(db, { organizationId, projectId: record.id });
+    const existingKeys = await listApiKeys(db, { organizationId, projectId: record.id, includeRevoked: true });
+    const revoke = (id: string, keyPath: string) => step(keyPath, () => revokeApiKey(db, { organizationId, id }));
     for (const [keyIndex, key] of project.apiKeys.entries()) {
       const keyPath = `${projectPath}.apiKeys[${keyIndex}]`;
       const input = {
@@ -129,17 +141,23 @@ async function applyOrganization(
           throw new GatewayConfigError(`${keyPath}.secret: the value is not a gateway key ('gak_' followed by at least 43 letters or digits)`, `${keyPath}.secret`);
         }
         const { apiKey } = await step(keyPath, () => upsertApiKeyBySecret(db, { ...input, secret }));
+        // Revocation is permanent: a revoked key stays revoked when the file drops `revoked`.
+        if (key.revoked && apiKey.revokedAt === null) await revoke(apiKey.id, keyPath);
         keyIds.set(`${project.name}\u0000${key.name}`, apiKey.id);
         continue;
       }
-      const existing = existingKeys.find((candidate) => candidate.name === key.name);
+      const active = existingKeys.find((candidate) => candidate.name === key.name && candidate.revokedAt === null);
+      const existing = key.revoked ? (active ?? existingKeys.find((candidate) => candidate.name === key.name)) : active;
       if (existing) {
+        if (key.revoked && existing.revokedAt === null) await revoke(existing.id, keyPath);
         keyIds.set(`${project.name}\u0000${key.name}`, existing.id);
         continue;
       }
       const created = await step(keyPath, () => createApiKey(db, input));
       keyIds.set(`${project.name}\u0000${key.name}`, created.apiKey.id);
-      generatedKeys.push({ organization: config.slug, project: project.name, name: key.name, secret: created.secret });
+      // A key declared revoked is stored revoked at once; its secret is of no use and is not printed.
+      if (key.revoked) await revoke(created.apiKey.id, keyPath);
+      else generatedKeys.push({ organization: config.slug, project: project.name, name: key.name, secret: created.secret });
     }
   }
 

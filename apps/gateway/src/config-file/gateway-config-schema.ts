@@ -1,4 +1,19 @@
-import { connectionDefaultMaxTokensSchema, connectionTimeoutsSchema, modelEndpointsSchema, isApiKeyFormat } from "@gateway/db/data-plane";
+import {
+  budgetAmountUsdSchema,
+  budgetThresholdsSchema,
+  connectionDefaultMaxTokensSchema,
+  connectionTimeoutsSchema,
+  isApiKeyFormat,
+  maxRouteTargets,
+  modelEndpointsSchema,
+  modelPriceBounds,
+  rateLimitConcurrencySchema,
+  rateLimitPerWindowSchema,
+  rateLimitWindowSecondsSchema,
+  routeAffinityTtlSecondsSchema,
+  routeRetryMaxAttemptsSchema,
+  routeTargetWeightSchema,
+} from "@gateway/db/data-plane";
 import { z } from "zod";
 
 const name = z.string().trim().min(1).max(200);
@@ -15,14 +30,8 @@ const gatewayKey = z
   );
 const globPattern = z.string().min(1).max(500);
 
-const modelPrice = z.strictObject({
-  input: z.number().min(0),
-  output: z.number().min(0),
-  cacheRead: z.number().min(0).optional(),
-  cacheWrite: z.number().min(0).optional(),
-  maxOutputTokens: z.number().int().positive().optional(),
-  contextWindow: z.number().int().positive().optional(),
-});
+// Numeric bounds are the dashboard's (`@gateway/db`'s control-plane bounds), checked before anything is written.
+const modelPrice = z.strictObject(modelPriceBounds);
 
 const user = z.strictObject({
   email: z.string().email(),
@@ -38,6 +47,8 @@ const apiKey = z.strictObject({
   secret: gatewayKey.optional(),
   team: name.optional(),
   expiresAt: z.coerce.date().optional(),
+  /** Stored revoked (the gateway refuses it); revocation is permanent, removing the flag does not undo it. */
+  revoked: z.boolean().default(false),
 });
 
 const project = z.strictObject({
@@ -76,15 +87,16 @@ const route = z.strictObject({
     .array(
       z.strictObject({
         model: z.string().regex(/^[^/\s]+\/[^/\s]+\/\S+$/, "must be a provider-qualified model '<provider>/<vendor>/<model>'"),
-        weight: z.number().min(0).default(1),
+        weight: routeTargetWeightSchema.default(1),
       }),
     )
-    .min(1),
-  affinity: z.strictObject({ enabled: z.boolean().default(false), ttlSeconds: z.number().int().positive().default(3600) }).default({
+    .min(1)
+    .max(maxRouteTargets),
+  affinity: z.strictObject({ enabled: z.boolean().default(false), ttlSeconds: routeAffinityTtlSecondsSchema.default(3600) }).default({
     enabled: false,
     ttlSeconds: 3600,
   }),
-  retry: z.strictObject({ maxAttempts: z.number().int().min(1).max(10).default(1) }).default({ maxAttempts: 1 }),
+  retry: z.strictObject({ maxAttempts: routeRetryMaxAttemptsSchema.default(1) }).default({ maxAttempts: 1 }),
 });
 
 /** Where a policy, budget or rate limit is attached: the organization, a project or a key (by name). */
@@ -121,10 +133,10 @@ const budget = z
   .strictObject({
     ...scoped,
     name,
-    amountUsd: z.number().positive(),
+    amountUsd: budgetAmountUsdSchema,
     period: z.enum(["day", "week", "month", "total"]),
     mode: z.enum(["hard", "soft"]),
-    thresholds: z.array(z.number().positive().max(10)).default([]),
+    thresholds: budgetThresholdsSchema.default([]),
   })
   .superRefine(requireScopeNames);
 
@@ -132,10 +144,10 @@ const rateLimit = z
   .strictObject({
     ...scoped,
     scope: z.enum(["project", "key"]),
-    windowSeconds: z.number().int().positive().default(60),
-    requestsPerWindow: z.number().int().positive().nullable().default(null),
-    tokensPerWindow: z.number().int().positive().nullable().default(null),
-    concurrency: z.number().int().positive().nullable().default(null),
+    windowSeconds: rateLimitWindowSecondsSchema.default(60),
+    requestsPerWindow: rateLimitPerWindowSchema.nullable().default(null),
+    tokensPerWindow: rateLimitPerWindowSchema.nullable().default(null),
+    concurrency: rateLimitConcurrencySchema.nullable().default(null),
   })
   .superRefine(requireScopeNames);
 

@@ -1,0 +1,28 @@
+import type { ProviderKind } from "./provider-adapter.js";
+
+/**
+ * The URL of one upstream API path of a connection, by one rule for every connection kind:
+ * the base URL may be given with or without the version segment `/v1` and with or without
+ * trailing slashes. `path` is the API path after the version (`/chat/completions`,
+ * `/messages`, `/models`, `/systemone`).
+ *
+ * - A base URL whose path ends in `/v1` is the API root as it is.
+ * - Otherwise `/v1` is added, except for an `openai` (OpenAI-compatible) base URL that already
+ *   has a path of its own: such APIs live under their own prefix (`https://api.groq.com/openai/v1`,
+ *   `https://generativelanguage.googleapis.com/v1beta/openai`), which is taken as given.
+ *
+ * So `https://api.openai.com` and `https://api.openai.com/v1/` both give
+ * `https://api.openai.com/v1/chat/completions`, and `https://api.anthropic.com` and
+ * `https://api.anthropic.com/v1` both give `https://api.anthropic.com/v1/messages`.
+ */
+export function connectionApiUrl(kind: ProviderKind, baseUrl: string, path: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  let basePath: string;
+  try {
+    basePath = new URL(trimmed).pathname.replace(/\/+$/, "");
+  } catch {
+    basePath = "";
+  }
+  const versioned = /\/v1$/i.test(basePath) || (kind === "openai" && basePath !== "");
+  return `${versioned ? trimmed : `${trimmed}/v1`}${path}`;
+}
