@@ -26,6 +26,7 @@ describe("code to status table", () => {
     ["tool_not_found", 404],
     ["request_timeout", 408],
     ["request_too_large", 413],
+    ["request_headers_too_large", 431],
     ["provider_limit_exceeded", 422],
     ["hard_budget_exceeded", 424],
     ["hard_budget_decision_unbounded", 424],
