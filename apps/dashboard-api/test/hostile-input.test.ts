@@ -39,7 +39,11 @@ function rawExchange(url: string, bytes: string, waitMs = 3000): Promise<{ statu
       const [statusLine, ...headerLines] = text.slice(0, split).split("\r\n");
       const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
       const payload = text.slice(split + 4);
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: payload === "" ? null : JSON.parse(payload) });
+      try {
+        resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: payload === "" ? null : JSON.parse(payload) });
+      } catch {
+        reject(new Error(`not one JSON answer: ${JSON.stringify(text)}`));
+      }
     });
   });
 }

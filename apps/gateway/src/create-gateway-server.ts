@@ -42,6 +42,8 @@ export function createGatewayServer(listener: RequestListener, options: GatewayS
         answerWithoutHost(response);
         return;
       }
+      // A new request on the connection: the previous one has fully arrived.
+      answeredEarly.delete(request.socket);
       if (mayHaveBody(request)) {
         response.once("finish", () => {
           if (!request.complete) answeredEarly.add(request.socket);

@@ -55,7 +55,11 @@ function rawExchange(url: string, bytes: string, waitMs = 3000): Promise<{ statu
       const [statusLine, ...headerLines] = text.slice(0, split).split("\r\n");
       const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
       const payload = text.slice(split + 4);
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: payload === "" ? null : JSON.parse(payload), closed });
+      try {
+        resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: payload === "" ? null : JSON.parse(payload), closed });
+      } catch {
+        reject(new Error(`not one JSON answer: ${JSON.stringify(text)}`));
+      }
     });
   });
 }
@@ -179,6 +183,16 @@ describe("requests refused by the HTTP parser", () => {
     expect(answer.headers["x-request-id"]).toMatch(/^req_/);
     expect(answer.body.request_id).toBe(answer.headers["x-request-id"]);
     // The server ends the connection at the timeout (before, it stayed open until Node's own 300 s).
+    expect(answer.closed).toBe(true);
+  });
+
+  it("answers a request once when it was answered before its body stalled (a 401), then closes the connection at the timeout", async () => {
+    const answer = await rawExchange(
+      impatient.url,
+      `POST /v1/chat/completions HTTP/1.1\r\nHost: gateway\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"model":`,
+    );
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe("invalid_gateway_api_key");
     expect(answer.closed).toBe(true);
   });
 

@@ -38,6 +38,8 @@ export function createDashboardServer(listener: RequestListener, options: { requ
         answerWithoutHost(response);
         return;
       }
+      // A new request on the connection: the previous one has fully arrived.
+      answeredEarly.delete(request.socket);
       if (mayHaveBody(request)) {
         response.once("finish", () => {
           if (!request.complete) answeredEarly.add(request.socket);
