@@ -102,6 +102,13 @@ describe.each(databaseTargets)("hostile request bodies (%s)", (target) => {
     expect(created.body.name).toBe("Parsed as before");
   });
 
+  it.each(["/api/projects/%ZZ", "/api/projects/%E0%A4%A"])("answers an undecodable path parameter (%s) with 400, not a 500", async (path) => {
+    const answer = await harness.request("GET", path, { cookie: owner });
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body.error.code).toBe("invalid_request");
+    expect(answer.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
   it.each([
     ["/api/mcp/servers", { name: "tickets", url: "not a url", auth_kind: "none" }, "url"],
     ["/api/telemetry-destinations", { name: "collector", config: { kind: "webhook", url: "not a url", secret: "s".repeat(20) } }, "config.url"],

@@ -75,6 +75,13 @@ describe("normalizeError", () => {
     expect(normalizeError({ type: "entity.parse.failed", status: 400 }).code).toBe("invalid_request");
   });
 
+  it("maps Express's undecodable path parameter (a URIError marked 400) to 400, any other URIError to 500", () => {
+    const undecodable = Object.assign(new URIError("Failed to decode param '%ZZ'"), { status: 400 });
+    expect(normalizeError(undecodable)).toMatchObject({ status: 400, code: "invalid_request" });
+    expect(normalizeError(undecodable).message).not.toContain("%ZZ");
+    expect(normalizeError(new URIError("URI malformed")).code).toBe("internal_error");
+  });
+
   it("passes GatewayErrors through unchanged", () => {
     const error = new GatewayError("model_not_found");
     expect(normalizeError(error)).toBe(error);
