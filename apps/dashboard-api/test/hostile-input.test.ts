@@ -171,6 +171,18 @@ describe("requests refused by the HTTP parser (dashboard)", () => {
     expect(answer.body.error.details.param).toBe("host");
   });
 
+  it("answers CONNECT with 404 in the dashboard error body", async () => {
+    const answer = await rawExchange(harness.url, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    expectErrorAnswer(answer, 404, "not_found");
+  });
+
+  it("serves a request with an unknown Expect as if it were absent", async () => {
+    const answer = await rawExchange(harness.url, "GET /healthz HTTP/1.1\r\nHost: dashboard\r\nExpect: something\r\nConnection: close\r\n\r\n");
+    expect(answer.status).toBe(200);
+    expect(answer.headers["x-request-id"]).toMatch(/^req_/);
+    expect(answer.body).toEqual({ status: "ok" });
+  });
+
   it("answers a stalled body with 408 request_timeout at the server's request timeout", async () => {
     const answer = await rawExchange(impatientUrl, 'POST /v1/auth/login HTTP/1.1\r\nHost: dashboard\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":');
     expectErrorAnswer(answer, 408, "request_timeout");

@@ -173,6 +173,18 @@ describe("requests refused by the HTTP parser", () => {
     expect(answer.body.error.param).toBe("host");
   });
 
+  it("answers CONNECT with 404 in the gateway error body (Node closed the socket without a word)", async () => {
+    const answer = await rawExchange(gateway.url, "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n");
+    expectErrorAnswer(answer, 404, "not_found");
+  });
+
+  it("serves a request with an unknown Expect as if it were absent (Node answered an empty 417)", async () => {
+    const answer = await rawExchange(gateway.url, `GET /v1/models HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${testApiKey}\r\nExpect: something\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers["x-request-id"]).toMatch(/^req_/);
+    expect(answer.body.object).toBe("list");
+  });
+
   it("answers a stalled body with 408 request_timeout at GATEWAY_REQUEST_TIMEOUT_MS and closes the connection", async () => {
     const answer = await rawExchange(
       impatient.url,

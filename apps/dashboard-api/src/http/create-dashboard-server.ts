@@ -18,7 +18,8 @@ export function generateDashboardRequestId(): string {
  *   header section over Node's limit: 431; chunk extensions over it: 413), then the socket is destroyed;
  * - a request not received within `requestTimeoutMs` (default 60 s, checked about once a
  *   second): 408 `request_timeout` (Node's own was 300 s, with an empty 408);
- * - an HTTP/1.1 request without `Host`: 400.
+ * - an HTTP/1.1 request without `Host`: 400; a `CONNECT`: 404 `not_found`.
+ * An `Expect` other than `100-continue` is ignored (Node answered an empty 417).
  * The timeout covers receiving the request only: an answer (a playground stream) may last longer.
  */
 export function createDashboardServer(listener: RequestListener, options: { requestTimeoutMs?: number } = {}): Server {
@@ -26,6 +27,20 @@ export function createDashboardServer(listener: RequestListener, options: { requ
   // Connections whose current request was answered before its body fully arrived: a later
   // parser error or timeout on them must not write a second answer.
   const answeredEarly = new WeakSet<Duplex>();
+  const serveRequest = (request: IncomingMessage, response: ServerResponse) => {
+    if (lacksHost(request)) {
+      answerWithoutHost(response);
+      return;
+    }
+    // A new request on the connection: the previous one has fully arrived.
+    answeredEarly.delete(request.socket);
+    if (mayHaveBody(request)) {
+      response.once("finish", () => {
+        if (!request.complete) answeredEarly.add(request.socket);
+      });
+    }
+    listener(request, response);
+  };
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
@@ -33,21 +48,14 @@ export function createDashboardServer(listener: RequestListener, options: { requ
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
       requireHostHeader: false,
     },
-    (request, response) => {
-      if (lacksHost(request)) {
-        answerWithoutHost(response);
-        return;
-      }
-      // A new request on the connection: the previous one has fully arrived.
-      answeredEarly.delete(request.socket);
-      if (mayHaveBody(request)) {
-        response.once("finish", () => {
-          if (!request.complete) answeredEarly.add(request.socket);
-        });
-      }
-      listener(request, response);
-    },
+    serveRequest,
   );
+  // An `Expect` other than 100-continue: served as if absent (RFC 9110 lets a server ignore it), not Node's empty 417.
+  server.on("checkExpectation", serveRequest);
+  // CONNECT (no tunnels here): answered like any unknown route, not a silently closed socket.
+  server.on("connect", (_request: IncomingMessage, socket: Duplex) => {
+    writeRawError(socket, new GatewayError("not_found", { message: "CONNECT is not served here." }));
+  });
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
     if (answeredEarly.has(socket)) socket.destroy();
     else answerClientError(error, socket);
@@ -85,8 +93,16 @@ function answerClientError(thrown: Error & { code?: string }, socket: Duplex): v
     return;
   }
   const given = pending?.getHeader("x-request-id");
-  const requestId = typeof given === "string" ? given : generateDashboardRequestId();
-  const error = fromHttpParserError(thrown);
+  writeRawError(socket, fromHttpParserError(thrown), typeof given === "string" ? given : undefined);
+}
+
+/** Writes an error answer straight to the socket (no response object exists), then destroys the socket. */
+function writeRawError(socket: Duplex, error: GatewayError, givenRequestId?: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = givenRequestId ?? generateDashboardRequestId();
   const payload = JSON.stringify(renderDashboardErrorBody(error));
   socket.write(
     `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}\r\n` +
