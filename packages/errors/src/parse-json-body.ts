@@ -52,7 +52,17 @@ function scanJsonBytes(bytes: Uint8Array, maxDepth: number): void {
   const length = bytes.length;
   let depth = 0;
   let inString = false;
+  // Inside strings, jump to the next quote or backslash (native search). Each position is
+  // searched again only once passed, so the whole scan stays linear.
+  let nextQuote = -1;
+  let nextBackslash = -1;
   for (let index = 0; index < length; index++) {
+    if (inString) {
+      if (nextQuote < index) nextQuote = positionOf(bytes, quote, index);
+      if (nextBackslash < index) nextBackslash = positionOf(bytes, backslash, index);
+      index = nextQuote < nextBackslash ? nextQuote : nextBackslash;
+      if (index >= length) break;
+    }
     const byte = bytes[index]!;
     if (inString) {
       if (byte === quote) inString = false;
@@ -87,6 +97,12 @@ function scanJsonBytes(bytes: Uint8Array, maxDepth: number): void {
       }
     } else if (byte === closeBrace || byte === closeBracket) depth -= 1;
   }
+}
+
+/** Index of the next `byte` from `start`, or the length when there is none. */
+function positionOf(bytes: Uint8Array, byte: number, start: number): number {
+  const found = bytes.indexOf(byte, start);
+  return found === -1 ? bytes.length : found;
 }
 
 /** The 16-bit value of four hex digits at `start`, or -1 when they are not four hex digits. */
