@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { DatabaseClient, SqlClient } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
@@ -8,6 +7,8 @@ import { resolvePrincipal } from "./auth/session-store.js";
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
 import { createMailer, type Mailer } from "./email/create-mailer.js";
+import { generateDashboardRequestId } from "./http/create-dashboard-server.js";
+import { parseJsonBodyMiddleware } from "./http/parse-json-body-middleware.js";
 import { sendDashboardError } from "./http/send-dashboard-error.js";
 import { createWebAppMiddleware } from "./http/serve-web-app.js";
 import { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
@@ -162,7 +163,7 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
   app.set("etag", false);
   if (settings.trustProxy !== null) app.set("trust proxy", settings.trustProxy);
   app.use((request: Request, response: Response, next: NextFunction) => {
-    const requestId = `req_${randomBytes(12).toString("hex")}`;
+    const requestId = generateDashboardRequestId();
     const startedAt = Date.now();
     response.setHeader("x-request-id", requestId);
     response.setHeader("x-content-type-options", "nosniff");
@@ -178,7 +179,8 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
     });
     next();
   });
-  app.use(express.json({ limit: "1mb", type: ["application/json", "application/*+json"] }));
+  // JSON bodies up to 1 MB, scanned before parsing (nesting, unpaired surrogates), as the gateway reads them.
+  app.use(parseJsonBodyMiddleware({ limit: "1mb" }));
   app.get("/openapi.json", (_request, response) => {
     response.json(openApiDocument);
   });

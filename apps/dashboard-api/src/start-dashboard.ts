@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createDatabase, loadSecretBoxFromEnvironment, type DatabaseClient, type SqlClient } from "@gateway/db";
 import { createDashboardApp, type DashboardApp, type DashboardThrottleSettings } from "./create-dashboard-app.js";
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
+import { createDashboardServer } from "./http/create-dashboard-server.js";
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
 import type { PlaygroundRunner } from "@gateway/pipeline";
 import type { ControlPlaneChange } from "./services/control-plane-announcer.js";
@@ -89,8 +90,14 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
     redis,
     onControlPlaneChange: options.onControlPlaneChange ?? null,
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = dashboard.app.listen(settings.port, settings.host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  // Parser-level refusals, a missing Host and requests slower than 60 s to arrive are answered in the dashboard error body.
+  const server = createDashboardServer(dashboard.app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(settings.port, settings.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`;

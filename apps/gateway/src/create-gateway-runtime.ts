@@ -127,7 +127,7 @@ export interface GatewayRuntimeOptions {
 
 /** A wired gateway: its request listener and the parts that need closing. */
 export interface GatewayRuntime {
-  /** The gateway's request listener: serve it with `http.createServer(runtime.handler)`. */
+  /** The gateway's request listener: serve it with `createGatewayServer(runtime.handler, { requestTimeoutMs })` (parser-level errors and timeouts answered in the error body). */
   handler: GatewayHandler;
   /** What the pipeline runs on (for another entry over the same runtime, e.g. with request hooks). */
   dependencies: GatewayAppDependencies;

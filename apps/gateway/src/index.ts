@@ -1,6 +1,8 @@
 export { createGatewayHandler } from "./create-gateway-handler.js";
 export type { GatewayAppDependencies, GatewayHandler, GatewayRequestContext, GatewayRequestHook } from "./create-gateway-handler.js";
 export { createGatewayRuntime } from "./create-gateway-runtime.js";
+export { createGatewayServer } from "./create-gateway-server.js";
+export type { GatewayServerOptions } from "./create-gateway-server.js";
 export type { GatewayLogger, GatewayRuntime, GatewayRuntimeEvents, GatewayRuntimeOptions } from "./create-gateway-runtime.js";
 export { createGatewayLogger, redactedLogPaths } from "./logging/create-gateway-logger.js";
 export type { GatewayJsonLogger, GatewayLoggerOptions, RequestLogFields } from "./logging/create-gateway-logger.js";

@@ -1,12 +1,14 @@
 import type { IncomingMessage } from "node:http";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, parseJsonBody } from "@gateway/errors";
 
 /**
  * Reads and parses a JSON request body within `limitBytes`.
  * - 413 `request_too_large` from `Content-Length` alone, before a byte is read, and again
  *   while reading when a chunked or lying body passes the limit (reading stops at once);
  * - 415 `unsupported_media_type` for a declared non-JSON `Content-Type`;
- * - 400 `invalid_request` for an empty or unparsable body.
+ * - 400 `invalid_request` for an empty or unparsable body, a body nested deeper than 128 levels
+ *   (`defaultJsonMaxDepth`) or holding an unpaired UTF-16 surrogate escape (`parseJsonBody`, which scans
+ *   the bytes before `JSON.parse`).
  */
 export async function readJsonBody(request: IncomingMessage, options: { limitBytes: number }): Promise<unknown> {
   const contentType = request.headers["content-type"];
@@ -20,13 +22,7 @@ export async function readJsonBody(request: IncomingMessage, options: { limitByt
     throw tooLarge(options.limitBytes);
   }
   const { chunks, received } = await readChunks(request, options.limitBytes);
-  const text = Buffer.concat(chunks, received).toString("utf8");
-  if (text.trim() === "") throw new GatewayError("invalid_request", { message: "The request body is empty; send a JSON object." });
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new GatewayError("invalid_request", { message: "The request body is not valid JSON.", cause: error });
-  }
+  return parseJsonBody(Buffer.concat(chunks, received));
 }
 
 /** Collects the body; stops reading (and pauses the socket) as soon as the limit is passed. */

@@ -1,4 +1,4 @@
-import { type Server, createServer } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type SecretBox,
@@ -27,6 +27,7 @@ import {
   combineCallObservers,
 } from "@gateway/pipeline";
 import { type GatewayLogger, type GatewayRuntime, createGatewayRuntime } from "./create-gateway-runtime.js";
+import { createGatewayServer } from "./create-gateway-server.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 import type { GatewayJsonLogger } from "./logging/create-gateway-logger.js";
 import { type GatewayMetrics, createGatewayMetrics } from "./observability/create-gateway-metrics.js";
@@ -157,7 +158,7 @@ export async function serveGateway<D extends ServableDatabase>(
     sweepStoredResponses();
     const sweepTimer = setInterval(sweepStoredResponses, 10 * 60 * 1000);
     sweepTimer.unref();
-    const server = createServer(runtime.handler);
+    const server = createGatewayServer(runtime.handler, { requestTimeoutMs: settings.requestTimeoutMs });
     server.listen(settings.port, settings.host);
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

@@ -31,6 +31,8 @@ export const errorStatusByCode = {
   request_too_large: 413,
   // 415
   unsupported_media_type: 415,
+  // 431: the request's header section is larger than the server reads (refused by the HTTP parser).
+  request_headers_too_large: 431,
   // 422: the request is valid under the contract but exceeds what the selected provider
   // can answer (for example a rubric larger than the provider's own limit).
   provider_limit_exceeded: 422,

@@ -26,6 +26,7 @@ describe("code to status table", () => {
     ["tool_not_found", 404],
     ["request_timeout", 408],
     ["request_too_large", 413],
+    ["request_headers_too_large", 431],
     ["provider_limit_exceeded", 422],
     ["hard_budget_exceeded", 424],
     ["hard_budget_decision_unbounded", 424],
@@ -72,6 +73,13 @@ describe("normalizeError", () => {
   it("maps body-parser errors to 413 and 400", () => {
     expect(normalizeError({ type: "entity.too.large", status: 413 }).code).toBe("request_too_large");
     expect(normalizeError({ type: "entity.parse.failed", status: 400 }).code).toBe("invalid_request");
+  });
+
+  it("maps Express's undecodable path parameter (a URIError marked 400) to 400, any other URIError to 500", () => {
+    const undecodable = Object.assign(new URIError("Failed to decode param '%ZZ'"), { status: 400 });
+    expect(normalizeError(undecodable)).toMatchObject({ status: 400, code: "invalid_request" });
+    expect(normalizeError(undecodable).message).not.toContain("%ZZ");
+    expect(normalizeError(new URIError("URI malformed")).code).toBe("internal_error");
   });
 
   it("passes GatewayErrors through unchanged", () => {

@@ -138,6 +138,8 @@ function defaultMessage(code: ErrorCode): string {
       return "The request body is larger than the gateway accepts.";
     case "unsupported_media_type":
       return "The request body must be JSON (Content-Type: application/json).";
+    case "request_headers_too_large":
+      return "The request's headers are larger than the server accepts.";
     case "provider_limit_exceeded":
       return "The request exceeds a limit of the selected provider.";
     case "hard_budget_exceeded":

@@ -3,7 +3,10 @@ export type { ErrorCode } from "./error-codes.js";
 export { GatewayError, ProviderPassthroughError } from "./gateway-error.js";
 export type { GatewayErrorOptions } from "./gateway-error.js";
 export { fromZodError, formatParamPath, isZodError } from "./from-zod-error.js";
+export { fromHttpParserError } from "./from-http-parser-error.js";
 export { normalizeError } from "./normalize-error.js";
+export { parseJsonBody, defaultJsonMaxDepth } from "./parse-json-body.js";
+export type { ParseJsonBodyOptions } from "./parse-json-body.js";
 export {
   renderGatewayErrorBody,
   renderAnthropicErrorBody,

@@ -3,12 +3,16 @@ import { fromZodError, isZodError } from "./from-zod-error.js";
 
 /**
  * Turns any thrown value into a GatewayError. Known shapes (zod errors, body-parser errors,
- * aborts) get their proper code; anything else becomes a 500 `internal_error` with a generic
+ * Express's undecodable path parameters, aborts) get their proper code; anything else becomes a 500 `internal_error` with a generic
  * message, the original kept only as `cause` (never rendered).
  */
 export function normalizeError(value: unknown): GatewayError {
   if (GatewayError.isInstance(value)) return value;
   if (isZodError(value)) return fromZodError(value);
+  // Express's router could not percent-decode a path parameter (`/api/projects/%ZZ`); it marks the error 400.
+  if (value instanceof URIError && (value as URIError & { status?: unknown }).status === 400) {
+    return new GatewayError("invalid_request", { message: "The request path is not valid percent-encoding.", cause: value });
+  }
   if (typeof value === "object" && value !== null) {
     const bodyParserType = (value as { type?: unknown }).type;
     // body-parser / raw-body errors carry a `type` and an `expose`d status.

@@ -26,7 +26,7 @@ export interface DashboardErrorBody {
 
 /** OpenAI-style error `type` for a status, used in the gateway body. */
 export function gatewayErrorType(status: number): string {
-  if (status === 400 || status === 413 || status === 422) return "invalid_request_error";
+  if (status === 400 || status === 413 || status === 422 || status === 431) return "invalid_request_error";
   if (status === 401) return "authentication_error";
   if (status === 403) return "permission_error";
   if (status === 404) return "not_found_error";

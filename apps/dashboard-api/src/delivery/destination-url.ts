@@ -8,6 +8,8 @@ export const deliveryUrl = z
   .url()
   .max(2000)
   .refine((value) => {
+    // The refinement also runs when `z.url()` already refused the value: parse without throwing.
+    if (!URL.canParse(value)) return false;
     const url = new URL(value);
     if (url.protocol === "https:") return true;
     return url.protocol === "http:" && (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]");

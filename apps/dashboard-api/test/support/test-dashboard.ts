@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createSecretBox, hashPassword, type Database } from "@gateway/db";
 import { createDashboardApp, type DashboardApp, type DashboardDependencies } from "../../src/create-dashboard-app.js";
 import { createSilentLogger } from "../../src/dashboard-logger.js";
+import { createDashboardServer } from "../../src/http/create-dashboard-server.js";
 import { defaultDashboardSettings, type DashboardSettings } from "../../src/dashboard-settings.js";
 import type { Role } from "../../src/auth/role-permissions.js";
 import { openTestDatabase, type DatabaseTarget } from "./test-database.js";
@@ -59,9 +60,8 @@ export async function startTestDashboard(
     logger: createSilentLogger(),
     ...options.dependencies,
   });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = dashboard.app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
+  const server: Server = createDashboardServer(dashboard.app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prisma = testDatabase.database.prisma;
   let counter = 0;

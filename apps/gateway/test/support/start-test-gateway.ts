@@ -1,9 +1,9 @@
-import { createServer } from "node:http";
 import type { ControlPlaneSnapshot, UsageEventRecord } from "@gateway/contracts";
 import type { AddressInfo } from "node:net";
 
 import { vi } from "vitest";
 import { type GatewayRuntime, createGatewayRuntime } from "../../src/create-gateway-runtime.js";
+import { createGatewayServer } from "../../src/create-gateway-server.js";
 import type { GatewaySettings } from "../../src/gateway-settings.js";
 
 /** A gateway on port 0 over an in-memory control plane whose snapshot the test can change. */
@@ -41,7 +41,7 @@ export async function startTestGateway(
       ...settings,
     },
   });
-  const server = createServer(runtime.handler).listen(0, "127.0.0.1");
+  const server = createGatewayServer(runtime.handler, { requestTimeoutMs: settings.requestTimeoutMs ?? 30_000 }).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
