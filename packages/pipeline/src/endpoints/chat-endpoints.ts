@@ -13,7 +13,7 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
     allowApiKeyHeader: !openai,
     capturesContent: true,
     guardrailFormat: openai ? "openai_chat" : "anthropic_messages",
-    parse: parseChatBody,
+    parse: (body) => parseChatBody(body, format),
     model: (request) => request.model,
     admission: ({ snapshot, identity, plan, request, bodyBytes }) => estimateChatAdmission({ snapshot, identity, plan, body: request, bodyBytes }),
     invoke: ({ adapter, request, target, context, headers }) =>

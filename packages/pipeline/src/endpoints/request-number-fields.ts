@@ -1,0 +1,97 @@
+import { fromZodError } from "@gateway/errors";
+import { z } from "zod";
+
+/**
+ * The largest integer a count field of a request may hold (`max_tokens` and the other output
+ * caps, `top_k`, `dimensions`, token ids, …): 2^31 - 1. Every provider's real limit is far below
+ * it, and the gateway's own arithmetic (budget reservations, token rate limits) stays exact.
+ */
+export const maxRequestInteger = 2_147_483_647;
+
+/** An integer from `minimum` to `maximum` (at most {@link maxRequestInteger}). */
+function integer(minimum: number, maximum = maxRequestInteger) {
+  const error = `Expected an integer from ${minimum} to ${maximum}.`;
+  return z.int({ error }).min(minimum, { error }).max(maximum, { error });
+}
+
+/** An integer from `minimum` to {@link maxRequestInteger}. */
+const count = (minimum: number) => integer(minimum);
+
+/** A number from `minimum` to `maximum` (`1e400` parses as Infinity, which is out of every range). */
+function range(minimum: number, maximum: number) {
+  const error = `Expected a number from ${minimum} to ${maximum}.`;
+  return z.number({ error }).min(minimum, { error }).max(maximum, { error });
+}
+
+/**
+ * An object whose own entries (every key, `__proto__` included) are numbers passing `value`;
+ * checked in place.
+ */
+function numberRecord(value: z.ZodNumber) {
+  return z
+    .custom<Record<string, number>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), { error: "Expected an object." })
+    .check((context) => {
+      for (const key of Object.keys(context.value)) {
+        const result = value.safeParse(context.value[key]);
+        if (!result.success) {
+          for (const issue of result.error.issues) context.issues.push({ ...issue, path: [key], input: context.value[key], continue: true } as z.core.$ZodRawIssue);
+        }
+      }
+    });
+}
+
+/** Number fields of a request body by name: the schema a present (non-null) value must pass. */
+export type RequestNumberFields = Readonly<Record<string, z.ZodType>>;
+
+/** `POST /v1/chat/completions` (ranges as OpenAI documents them). */
+export const chatCompletionsNumberFields: RequestNumberFields = {
+  max_tokens: count(1),
+  max_completion_tokens: count(1),
+  n: integer(1, 128),
+  temperature: range(0, 2),
+  top_p: range(0, 1),
+  presence_penalty: range(-2, 2),
+  frequency_penalty: range(-2, 2),
+  seed: integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  top_logprobs: integer(0, 20),
+  logit_bias: numberRecord(range(-100, 100)),
+};
+
+/** `POST /v1/messages` and `POST /v1/messages/count_tokens` (ranges as Anthropic documents them). */
+export const messagesNumberFields: RequestNumberFields = {
+  max_tokens: count(1),
+  temperature: range(0, 1),
+  top_p: range(0, 1),
+  top_k: count(0),
+  thinking: z.looseObject({ budget_tokens: count(1).nullish() }),
+};
+
+/** `POST /v1/responses` (ranges as OpenAI documents them). */
+export const responsesNumberFields: RequestNumberFields = {
+  max_output_tokens: count(1),
+  max_tool_calls: count(1),
+  temperature: range(0, 2),
+  top_p: range(0, 1),
+  top_logprobs: integer(0, 20),
+};
+
+/** `POST /v1/embeddings` (token ids of token-array inputs are checked with the input). */
+export const embeddingsNumberFields: RequestNumberFields = {
+  dimensions: count(1),
+};
+
+/**
+ * Checks the number fields of a request body against their bounds, reading own properties only
+ * and without copying the body. `null` counts as absent (as the providers read it). Throws 400
+ * `invalid_request` naming the field (`max_tokens`, `logit_bias.50256`) otherwise, so a number
+ * beyond its domain never reaches the gateway's arithmetic or a provider.
+ */
+export function checkRequestNumberFields(body: Record<string, unknown>, fields: RequestNumberFields): void {
+  for (const key of Object.keys(fields)) {
+    if (!Object.hasOwn(body, key)) continue;
+    const value = body[key];
+    if (value === null || value === undefined) continue;
+    const result = (fields[key] as z.ZodType).safeParse(value);
+    if (!result.success) throw fromZodError(result.error, { paramPrefix: [key] });
+  }
+}
