@@ -27,7 +27,7 @@ function range(minimum: number, maximum: number) {
  * An object whose own entries (every key, `__proto__` included) are numbers passing `value`;
  * checked in place.
  */
-function numberRecord(value: z.ZodNumber) {
+function numberRecord(value: z.ZodNumber, jsonSchema: Record<string, unknown>) {
   return z
     .custom<Record<string, number>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), { error: "Expected an object." })
     .check((context) => {
@@ -37,7 +37,8 @@ function numberRecord(value: z.ZodNumber) {
           for (const issue of result.error.issues) context.issues.push({ ...issue, path: [key], input: context.value[key], continue: true } as z.core.$ZodRawIssue);
         }
       }
-    });
+    })
+    .meta({ type: "object", additionalProperties: jsonSchema });
 }
 
 /** Number fields of a request body by name: the schema a present (non-null) value must pass. */
@@ -54,7 +55,7 @@ export const chatCompletionsNumberFields: RequestNumberFields = {
   frequency_penalty: range(-2, 2),
   seed: integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
   top_logprobs: integer(0, 20),
-  logit_bias: numberRecord(range(-100, 100)),
+  logit_bias: numberRecord(range(-100, 100), { type: "number", minimum: -100, maximum: 100 }),
 };
 
 /** `POST /v1/messages` and `POST /v1/messages/count_tokens` (ranges as Anthropic documents them). */
@@ -79,6 +80,14 @@ export const responsesNumberFields: RequestNumberFields = {
 export const embeddingsNumberFields: RequestNumberFields = {
   dimensions: count(1),
 };
+
+/** The number fields of every endpoint with number fields, by endpoint (also rendered in the OpenAPI document). */
+export const requestNumberFields = Object.freeze({
+  chatCompletions: chatCompletionsNumberFields,
+  messages: messagesNumberFields,
+  responses: responsesNumberFields,
+  embeddings: embeddingsNumberFields,
+});
 
 /**
  * Checks the number fields of a request body against their bounds, reading own properties only
