@@ -35,6 +35,8 @@ describe("number fields of chat completions", () => {
     ['"presence_penalty":-3', "presence_penalty"],
     ['"frequency_penalty":3', "frequency_penalty"],
     ['"seed":1e300', "seed"],
+    ['"seed":1e19', "seed"],
+    ['"seed":1.5', "seed"],
     ['"top_logprobs":21', "top_logprobs"],
     ['"max_tokens":"100"', "max_tokens"],
     ['"logit_bias":{"50256":1e300}', "logit_bias.50256"],
@@ -48,7 +50,7 @@ describe("number fields of chat completions", () => {
 
   it("accepts the documented ranges, null as absent, and passes unknown number fields through", () => {
     const request = body(
-      `"max_tokens":${maxRequestInteger},"max_completion_tokens":1,"n":128,"temperature":2,"top_p":0,"presence_penalty":-2,"frequency_penalty":2,"seed":-9007199254740991,"top_logprobs":0,"logit_bias":{"50256":-100},"top_k":1e300,"stop":null`,
+      `"max_tokens":${maxRequestInteger},"max_completion_tokens":1,"n":128,"temperature":2,"top_p":0,"presence_penalty":-2,"frequency_penalty":2,"seed":9223372036854775807,"top_logprobs":0,"logit_bias":{"50256":-100},"top_k":1e300,"stop":null`,
     );
     expect(parseChatBody(request, "openai")).toBe(request);
     expect(parseChatBody(body('"max_tokens":null,"temperature":null'), "openai")).toBeDefined();

@@ -17,6 +17,16 @@ function integer(minimum: number, maximum = maxRequestInteger) {
 /** An integer from `minimum` to {@link maxRequestInteger}. */
 const count = (minimum: number) => integer(minimum);
 
+/**
+ * A signed 64-bit integer (OpenAI's `seed`): callers send random 64-bit seeds, which JSON.parse
+ * reads as the nearest double; only values outside the int64 range or with a fraction are refused.
+ */
+function int64() {
+  const error = "Expected an integer from -2^63 to 2^63 - 1.";
+  // 2^63 - 1 itself parses as 2^63 (the nearest double), so 2^63 is let through.
+  return z.number({ error }).refine((value) => Number.isInteger(value) && value >= -(2 ** 63) && value <= 2 ** 63, { error });
+}
+
 /** A number from `minimum` to `maximum` (`1e400` parses as Infinity, which is out of every range). */
 function range(minimum: number, maximum: number) {
   const error = `Expected a number from ${minimum} to ${maximum}.`;
@@ -53,7 +63,7 @@ export const chatCompletionsNumberFields: RequestNumberFields = {
   top_p: range(0, 1),
   presence_penalty: range(-2, 2),
   frequency_penalty: range(-2, 2),
-  seed: integer(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  seed: int64(),
   top_logprobs: integer(0, 20),
   logit_bias: numberRecord(range(-100, 100), { type: "number", minimum: -100, maximum: 100 }),
 };
