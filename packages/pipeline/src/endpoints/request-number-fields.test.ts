@@ -82,7 +82,7 @@ describe("number fields of responses and embeddings", () => {
   it.each([
     ['"max_output_tokens":9007199254740993', "max_output_tokens"],
     ['"max_output_tokens":1e300', "max_output_tokens"],
-    ['"max_tool_calls":0', "max_tool_calls"],
+    ['"max_tool_calls":-1', "max_tool_calls"],
     ['"temperature":1e300', "temperature"],
     ['"top_logprobs":100', "top_logprobs"],
   ])("responses: refuses %s naming %s", (fields, param) => {

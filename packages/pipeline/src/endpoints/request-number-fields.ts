@@ -80,7 +80,7 @@ export const messagesNumberFields: RequestNumberFields = {
 /** `POST /v1/responses` (ranges as OpenAI documents them). */
 export const responsesNumberFields: RequestNumberFields = {
   max_output_tokens: count(1),
-  max_tool_calls: count(1),
+  max_tool_calls: count(0),
   temperature: range(0, 2),
   top_p: range(0, 1),
   top_logprobs: integer(0, 20),
