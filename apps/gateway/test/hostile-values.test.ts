@@ -122,7 +122,7 @@ describe("numbers beyond their domain answer 400 invalid_request naming the fiel
     const cases: [TestGateway, string, string, string][] = [
       [gateway, "/v1/chat/completions", `{"model":"${openAiModel}","messages":${messages},"temperature":1e300}`, "temperature"],
       [gateway, "/v1/chat/completions", `{"model":"${openAiModel}","messages":${messages},"n":1e300}`, "n"],
-      [gateway, "/v1/chat/completions", `{"model":"${openAiModel}","messages":${messages},"seed":9007199254740993}`, "seed"],
+      [gateway, "/v1/chat/completions", `{"model":"${openAiModel}","messages":${messages},"seed":1e300}`, "seed"],
       [gateway, "/v1/chat/completions", `{"model":"${openAiModel}","messages":${messages},"top_logprobs":1e300}`, "top_logprobs"],
       [gateway, "/v1/chat/completions", `{"model":"${openAiModel}","messages":${messages},"logit_bias":{"50256":1e300}}`, "logit_bias.50256"],
       [limited, "/v1/responses", `{"model":"${responsesModel}","input":"Hi","max_output_tokens":9007199254740993}`, "max_output_tokens"],
