@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseEmbeddingsBody } from "./embeddings-endpoint.js";
 import { parseChatBody } from "./parse-chat-body.js";
 import { parseResponsesBody } from "./parse-responses-body.js";
-import { maxRequestInteger } from "./request-number-fields.js";
+import { checkRequestNumberFields, maxRequestInteger, requestNumberFields } from "./request-number-fields.js";
 
 const messages = [{ role: "user", content: "Hi" }];
 // Parsed from text, as the HTTP layer does: 9007199254740993 is 2^53 + 1 (read as 2^53), 1e400 is Infinity.
@@ -104,5 +104,26 @@ describe("number fields of responses and embeddings", () => {
   it("embeddings: refuses token ids beyond 2^31 - 1", () => {
     expect(refusal(() => parseEmbeddingsBody({ model: "m", input: [1, 1e300] })).param).toBe("input");
     expect(parseEmbeddingsBody({ model: "m", input: [0, maxRequestInteger], dimensions: 256 })).toBeDefined();
+  });
+});
+
+describe("checkRequestNumberFields", () => {
+  it("accepts exactly what each field's zod schema accepts (the plain-comparison shortcut never widens a bound)", () => {
+    const samples = [0, 1, -1, 0.5, 1.5, 2, 2.5, -2, -2.5, 20, 21, 100, -100, 101, 128, 129, maxRequestInteger, maxRequestInteger + 1, 2 ** 53, 2 ** 53 + 2, 1e300, -1e300, Number.POSITIVE_INFINITY, Number.NaN, -0, "1", true, {}, []];
+    for (const [endpoint, fields] of Object.entries(requestNumberFields)) {
+      for (const [name, schema] of Object.entries(fields)) {
+        for (const value of samples) {
+          const accepted = (() => {
+            try {
+              checkRequestNumberFields({ [name]: value }, fields);
+              return true;
+            } catch {
+              return false;
+            }
+          })();
+          expect(accepted, `${endpoint}.${name} = ${String(value)}`).toBe(schema.safeParse(value).success);
+        }
+      }
+    }
   });
 });
