@@ -1,4 +1,5 @@
 import { decisionLimits, decisionRequestJsonSchema, decisionResponseJsonSchema } from "@gateway/decision-schema";
+import { type RequestNumberFields, requestNumberFields } from "@gateway/pipeline";
 import { z } from "zod";
 
 /** An OpenAPI 3.1 document (generated, then served as JSON). */
@@ -27,18 +28,24 @@ const anthropicErrorBody = z.object({
 
 // The inference bodies are the providers' own formats: the gateway checks the fields it routes
 // on and passes the rest through (native) or translates the documented subset (translated).
+/** The bounds the gateway checks on number fields (`null` counts as absent). */
+const numberFields = (fields: RequestNumberFields) =>
+  Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, schema.nullable().optional()]));
 const chatCompletionRequest = z.looseObject({
+  ...numberFields(requestNumberFields.chatCompletions),
   model: z.string().min(1),
   messages: z.array(z.looseObject({ role: z.string() })).min(1),
   stream: z.boolean().optional(),
 });
 const messagesRequest = z.looseObject({
+  ...numberFields(requestNumberFields.messages),
   model: z.string().min(1),
-  max_tokens: z.number().int().positive(),
+  max_tokens: requestNumberFields.messages.max_tokens!,
   messages: z.array(z.looseObject({ role: z.enum(["user", "assistant"]) })),
   stream: z.boolean().optional(),
 });
 const responsesRequest = z.looseObject({
+  ...numberFields(requestNumberFields.responses),
   model: z.string().min(1),
   input: z.union([z.string(), z.array(z.looseObject({}))]).optional().describe("A string, or input items; may be left out with previous_response_id"),
   instructions: z.string().nullable().optional(),
@@ -54,7 +61,7 @@ const embeddingsRequest = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(2048), z.array(z.number().int()), z.array(z.array(z.number().int()))]),
   encoding_format: z.enum(["float", "base64"]).optional(),
-  dimensions: z.number().int().positive().optional(),
+  ...numberFields(requestNumberFields.embeddings),
 });
 const embeddingsResponse = z.looseObject({
   object: z.literal("list"),

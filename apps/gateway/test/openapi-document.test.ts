@@ -44,4 +44,21 @@ describe("GET /openapi.json", () => {
     expect(decision.required).toEqual(expect.arrayContaining(["model", "state", "questions"]));
     expect(Object.keys(decision.properties ?? {})).toEqual(expect.arrayContaining(["model", "state", "questions", "stream"]));
   });
+
+  it("documents the bounds of the number fields the gateway checks", async () => {
+    const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, Record<string, any>>; required?: string[] }> };
+    };
+    const { ChatCompletionRequest: chat, MessagesRequest: messages, ResponsesRequest: responses, EmbeddingsRequest: embeddings } = document.components.schemas;
+    const integerUpTo = (schema: Record<string, any> | undefined) => JSON.stringify(schema).includes('"maximum":2147483647') && JSON.stringify(schema).includes('"integer"');
+    expect(integerUpTo(chat!.properties.max_tokens)).toBe(true);
+    expect(integerUpTo(chat!.properties.max_completion_tokens)).toBe(true);
+    expect(JSON.stringify(chat!.properties.temperature)).toContain('"maximum":2');
+    expect(JSON.stringify(chat!.properties.logit_bias)).toContain('"minimum":-100');
+    expect(messages!.required).toContain("max_tokens");
+    expect(messages!.properties.max_tokens).toMatchObject({ type: "integer", minimum: 1, maximum: 2147483647 });
+    expect(JSON.stringify(messages!.properties.temperature)).toContain('"maximum":1');
+    expect(integerUpTo(responses!.properties.max_output_tokens)).toBe(true);
+    expect(integerUpTo(embeddings!.properties.dimensions)).toBe(true);
+  });
 });

@@ -70,6 +70,24 @@ describe("estimateMaxCostMicros", () => {
   });
 });
 
+describe("estimates from a caller's cap beyond its domain", () => {
+  const unbounded = { input: 0.15, output: 0.6 };
+
+  it("counts a cap beyond 2^53 - 1 as 2^53 - 1 instead of throwing", () => {
+    expect(resolveMaxOutputTokens({ inputTokens: 10, maxOutputTokens: 9007199254740993, price: unbounded })).toBe(Number.MAX_SAFE_INTEGER);
+    expect(resolveMaxOutputTokens({ inputTokens: 10, maxOutputTokens: 1e300, price: unbounded })).toBe(Number.MAX_SAFE_INTEGER);
+    expect(resolveMaxOutputTokens({ inputTokens: 10, maxOutputTokens: Number.POSITIVE_INFINITY, price: unbounded })).toBe(Number.MAX_SAFE_INTEGER);
+    // 2^53 - 1 tokens at $0.60 per million: about $5.4e9, a reservation no budget admits.
+    expect(estimateMaxCostMicros({ inputTokens: 10, maxOutputTokens: 1e300, price: unbounded })).toBeGreaterThan(5e15);
+  });
+
+  it("keeps a smaller model bound and leaves out a cap that is not a number >= 0", () => {
+    expect(resolveMaxOutputTokens({ inputTokens: 10, maxOutputTokens: 1e300, price: { input: 1, output: 1, maxOutputTokens: 8192 } })).toBe(8192);
+    expect(resolveMaxOutputTokens({ inputTokens: 10, maxOutputTokens: Number.NaN, price: unbounded })).toBe(16_384);
+    expect(resolveMaxOutputTokens({ inputTokens: 10, maxOutputTokens: -5, price: unbounded })).toBe(16_384);
+  });
+});
+
 describe("resolveModelPrice", () => {
   it("prefers the connection's price over the default table", () => {
     const own = { input: 1, output: 2 };

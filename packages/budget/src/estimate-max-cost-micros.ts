@@ -18,11 +18,14 @@ export interface EstimateMaxCostInput {
 /**
  * The output-token bound of a call: the request's cap, else the model's `maxOutputTokens`,
  * else what is left of the context window, else `fallbackMaxOutputTokens`. The smallest of
- * the known bounds wins.
+ * the known bounds wins. The request's cap is the caller's number: one beyond 2^53 - 1 counts as
+ * 2^53 - 1 (never as no cap), and one that is not a number >= 0 (NaN, negative) is left out, so
+ * the estimate never throws on what a caller sent (the HTTP layer refuses such caps before).
  */
 export function resolveMaxOutputTokens(input: Omit<EstimateMaxCostInput, "price"> & { price?: ModelPrice | null }): number {
   let bound = Number.POSITIVE_INFINITY;
-  if (input.maxOutputTokens !== undefined && input.maxOutputTokens !== null) bound = Math.min(bound, input.maxOutputTokens);
+  const cap = input.maxOutputTokens;
+  if (typeof cap === "number" && cap >= 0) bound = Math.min(bound, cap, Number.MAX_SAFE_INTEGER);
   const price = input.price;
   if (price?.maxOutputTokens !== undefined) bound = Math.min(bound, price.maxOutputTokens);
   if (price?.contextWindow !== undefined) bound = Math.min(bound, Math.max(0, price.contextWindow - input.inputTokens));

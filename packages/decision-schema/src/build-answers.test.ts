@@ -86,3 +86,12 @@ describe("built answers", () => {
     expect(checkDecisionResponse(request, response).answers).toEqual(response.answers);
   });
 });
+
+describe("answers for choices named like Object.prototype members", () => {
+  it("weighs and names __proto__, constructor and valueOf like any other choice", () => {
+    const question = JSON.parse('{"criteria":{"__proto__":"a","constructor":"b","valueOf":"c","other":null}}');
+    const answer = buildChoiceAnswer({ question, weights: JSON.parse('{"__proto__":6,"constructor":1,"valueOf":1}') });
+    expect(answer.choice).toBe("__proto__");
+    expect(JSON.stringify(answer.probabilities)).toBe('{"__proto__":0.75,"constructor":0.125,"valueOf":0.125,"other":0}');
+  });
+});

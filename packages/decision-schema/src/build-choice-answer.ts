@@ -24,18 +24,16 @@ export function buildChoiceAnswer(options: BuildChoiceAnswerOptions): ChoiceAnsw
   for (const name of Object.keys(weights)) {
     if (!Object.hasOwn(question.criteria, name)) throw new RangeError(`Weight for ${JSON.stringify(name)}, which is no choice of the question.`);
   }
-  const normalized = normalizeWeights(choices.map((name) => weights[name] ?? 0));
-  const probabilities: Record<string, number> = {};
+  // Own properties only: a choice may be named `__proto__`, `constructor` or `valueOf`.
+  const normalized = normalizeWeights(choices.map((name) => (Object.hasOwn(weights, name) ? (weights[name] as number) : 0)));
   let best = 0;
-  choices.forEach((name, index) => {
-    const probability = normalized[index] as number;
-    probabilities[name] = probability;
+  normalized.forEach((probability, index) => {
     if (probability > (normalized[best] as number)) best = index;
   });
   return {
     type: "choice",
     choice: choices[best] as string,
-    probabilities,
+    probabilities: Object.fromEntries(choices.map((name, index) => [name, normalized[index] as number])),
     confidence: choiceConfidence(normalized),
   };
 }

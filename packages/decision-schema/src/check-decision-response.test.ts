@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import { describe, expect, it } from "vitest";
 import { checkDecisionResponse } from "./check-decision-response.js";
+import type { DecisionRequest } from "./decision-request-schema.js";
 import { parseDecisionRequest } from "./parse-decision-request.js";
 
 const request = parseDecisionRequest({
@@ -170,5 +171,29 @@ describe("checkDecisionResponse", () => {
       { path: "answers.topic.choice", problem: "unknown_choice" },
     ]);
     expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain("secret-choice-value");
+  });
+});
+
+describe("checkDecisionResponse: a question named __proto__", () => {
+  // As parseDecisionRequest returns it (the body itself; JSON.parse makes `__proto__` an own key).
+  const protoRequest = JSON.parse('{"model":"m","state":"s","questions":{"__proto__":{"type":"choice","instructions":"i","criteria":{"__proto__":"a","constructor":"b"}}}}') as DecisionRequest;
+
+  it("accepts and returns the answer under that key", () => {
+    const response = JSON.parse('{"answers":{"__proto__":{"type":"choice","choice":"__proto__","probabilities":{"__proto__":0.75,"constructor":0.25}}}}');
+    const checked = checkDecisionResponse(protoRequest, response);
+    expect(JSON.stringify(checked)).toBe(JSON.stringify(response));
+  });
+
+  it("reports the answer missing when the provider leaves it out", () => {
+    try {
+      checkDecisionResponse(protoRequest, { answers: {} });
+      throw new Error("expected a refusal");
+    } catch (error) {
+      expect(GatewayError.isInstance(error) && error.details?.issues).toEqual([{ path: "answers.__proto__", problem: "missing_answer", message: "answers.__proto__ is missing." }]);
+    }
+  });
+
+  it("checks the answer under __proto__ (an unknown choice is an error)", () => {
+    expect(() => checkDecisionResponse(protoRequest, JSON.parse('{"answers":{"__proto__":{"type":"choice","choice":"toString"}}}'))).toThrow(/names no choice/);
   });
 });

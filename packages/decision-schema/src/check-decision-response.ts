@@ -35,7 +35,7 @@ const maxListedIssues = 20;
  * range ([0, 1] for `noul`, probabilities and confidence; a score within the levels' `[0, n-1]`
  * or the rubric's `[min key, max key]`).
  *
- * Returns the response typed, or throws `upstream_error` whose `details.issues` names every
+ * Returns the response itself, typed, or throws `upstream_error` whose `details.issues` names every
  * problem by path (values from the answers are not echoed). It is not `retryable`.
  */
 export function checkDecisionResponse(request: DecisionRequest, response: unknown): DecisionResponse {
@@ -47,8 +47,10 @@ export function checkDecisionResponse(request: DecisionRequest, response: unknow
     });
     throw responseError(issues, parsed.error);
   }
+  // Checks only (no transforms): the response as given, own `__proto__` keys included.
+  const checked = response as DecisionResponse;
   const issues: DecisionResponseIssue[] = [];
-  const answers = parsed.data.answers;
+  const answers = checked.answers;
   const questions = request.questions;
   for (const name of Object.keys(questions)) {
     const question = questions[name];
@@ -70,7 +72,7 @@ export function checkDecisionResponse(request: DecisionRequest, response: unknow
     }
   }
   if (issues.length > 0) throw responseError(issues);
-  return parsed.data;
+  return checked;
 }
 
 function checkAnswer(name: string, question: DecisionQuestion, answer: DecisionAnswer, issues: DecisionResponseIssue[]): void {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decisionAnswerSchema } from "./decision-answer-schema.js";
+import { inPlaceRecordSchema } from "./in-place-record-schema.js";
 
 const tokenCountSchema = z.number().int().min(0);
 
@@ -18,13 +19,18 @@ export const decisionUsageSchema = z.looseObject({
 /** Token usage of a decision. */
 export type DecisionUsage = z.output<typeof decisionUsageSchema>;
 
+const { $schema: _answerDialect, ...answerJsonSchema } = z.toJSONSchema(decisionAnswerSchema, { io: "output", unrepresentable: "any" });
+
+/** Answers by question key, checked in place: every own key is an answer, `__proto__` included. */
+const answersSchema = inPlaceRecordSchema({ what: "answers", valueSchema: decisionAnswerSchema, valueJsonSchema: answerJsonSchema });
+
 /**
  * The 200 body of `POST /v1/systemone`: one answer under each question key of the request.
  * Additional properties allowed. This schema checks shapes only; use `checkDecisionResponse`
  * to check the answers against the request.
  */
 export const decisionResponseSchema = z.looseObject({
-  answers: z.record(z.string(), decisionAnswerSchema),
+  answers: answersSchema,
   model: z.string().optional(),
   usage: decisionUsageSchema.optional(),
 });

@@ -8,10 +8,12 @@ export interface InPlaceRecordOptions<Value> {
   /** Fewest and most entries; counted before any entry is looked at. */
   minimum?: number;
   maximum?: number;
-  /** Whether an entry value is valid. */
-  isValidValue: (value: unknown) => value is Value;
-  /** Message for an invalid entry value. */
-  valueMessage: string;
+  /** Whether an entry value is valid (a cheap check; or give `valueSchema`). */
+  isValidValue?: (value: unknown) => value is Value;
+  /** Message for an invalid entry value (with `isValidValue`). */
+  valueMessage?: string;
+  /** A schema every entry value must pass; its issues are reported under the entry's key. */
+  valueSchema?: z.ZodType<Value>;
   /** A problem with a key (message), or undefined. Called once per key, in order. */
   checkKey?: () => (key: string) => string | undefined;
   /** JSON Schema of one entry value (for the JSON Schema export). */
@@ -21,8 +23,10 @@ export interface InPlaceRecordOptions<Value> {
 /**
  * A record (plain object) schema that validates its entries in place, in one pass, without
  * copying the object: zod's `z.record` rebuilds every record key by key, which dominates the cost
- * of the largest legal request (200 x 255 entries). Issues point at the entry (`[key]`).
- * The output is the input object itself.
+ * of the largest legal request (200 x 255 entries), and skips a `__proto__` key (it cannot set
+ * one on the copy), so an entry named `__proto__` would go unchecked and vanish. Here every own
+ * key is an entry like any other. Issues point at the entry (`[key]`). The output is the input
+ * object itself.
  */
 export function inPlaceRecordSchema<Value>(options: InPlaceRecordOptions<Value>) {
   const { what, minimum, maximum } = options;
@@ -46,7 +50,7 @@ export function checkRecordEntries<Value>(
   context: z.core.ParsePayload<Record<string, unknown>>,
   options: Omit<InPlaceRecordOptions<Value>, "valueJsonSchema">,
 ): void {
-  const { what, minimum, maximum, isValidValue, valueMessage } = options;
+  const { what, minimum, maximum, isValidValue, valueMessage, valueSchema } = options;
   const record = context.value;
   const keys = Object.keys(record);
   if ((minimum !== undefined && keys.length < minimum) || (maximum !== undefined && keys.length > maximum)) {
@@ -69,8 +73,14 @@ export function checkRecordEntries<Value>(
       context.issues.push({ code: "invalid_key", origin: "record", issues: [], input: key, path: [key], message: problem, continue: true } as z.core.$ZodRawIssue);
     }
     const value = record[key];
-    if (!isValidValue(value)) {
-      context.issues.push({ code: "custom", input: value, path: [key], message: valueMessage, continue: true } as z.core.$ZodRawIssue);
+    if (isValidValue !== undefined && !isValidValue(value)) {
+      context.issues.push({ code: "custom", input: value, path: [key], message: valueMessage ?? `Invalid ${what} entry.`, continue: true } as z.core.$ZodRawIssue);
+    }
+    if (valueSchema !== undefined) {
+      const result = valueSchema.safeParse(value);
+      if (!result.success) {
+        for (const issue of result.error.issues) context.issues.push({ ...issue, path: [key, ...issue.path], continue: true } as z.core.$ZodRawIssue);
+      }
     }
   }
 }

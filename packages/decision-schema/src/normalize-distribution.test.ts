@@ -35,3 +35,10 @@ describe("normalizeWeights", () => {
     expect(normalizeWeights([0, 0])).toEqual([0.5, 0.5]);
   });
 });
+
+describe("normalizeDistribution with a key named __proto__", () => {
+  it("keeps it as a key of the result", () => {
+    const result = normalizeDistribution(JSON.parse('{"__proto__":1,"b":3}') as Record<string, number>);
+    expect(JSON.stringify(result)).toBe('{"__proto__":0.25,"b":0.75}');
+  });
+});

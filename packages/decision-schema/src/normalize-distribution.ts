@@ -9,11 +9,8 @@
 export function normalizeDistribution<Key extends string>(weights: Readonly<Record<Key, number>>): Record<Key, number> {
   const keys = Object.keys(weights) as Key[];
   const normalized = normalizeWeights(keys.map((key) => weights[key]));
-  const result = {} as Record<Key, number>;
-  keys.forEach((key, index) => {
-    result[key] = normalized[index] as number;
-  });
-  return result;
+  // fromEntries defines own properties: a key `__proto__` stays a key (assignment would set the prototype).
+  return Object.fromEntries(keys.map((key, index) => [key, normalized[index] as number])) as Record<Key, number>;
 }
 
 /**

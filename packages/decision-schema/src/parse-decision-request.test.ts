@@ -264,3 +264,47 @@ describe("parseDecisionRequest error size", () => {
     expect(issues[0]).toMatchObject({ path: "questions.q.criteria.c0" });
   });
 });
+
+describe("parseDecisionRequest: keys named like Object.prototype members", () => {
+  // JSON.parse makes `__proto__` an own key; these bodies are built the same way.
+  const body = (text: string) => JSON.parse(text) as Record<string, unknown>;
+
+  it("keeps a question named __proto__ (and constructor, valueOf) under its own key", () => {
+    const request = parseDecisionRequest(
+      body(
+        '{"model":"m","state":"s","questions":{"__proto__":{"type":"noul","instructions":"i"},"constructor":{"type":"noul","instructions":"i"},"valueOf":{"type":"choice","instructions":"i","criteria":{"__proto__":"a","toString":"b"}}}}',
+      ),
+    );
+    expect(Object.keys(request.questions)).toEqual(["__proto__", "constructor", "valueOf"]);
+    expect(Object.getOwnPropertyDescriptor(request.questions, "__proto__")?.value).toEqual({ type: "noul", instructions: "i" });
+    expect(Object.keys((Object.getOwnPropertyDescriptor(request.questions, "valueOf")?.value as { criteria: object }).criteria)).toEqual(["__proto__", "toString"]);
+  });
+
+  it("checks a question named __proto__ like any other", () => {
+    const error = rejection(body('{"model":"m","state":"s","questions":{"__proto__":{"type":"choice","instructions":"i","criteria":{"only":"one"}}}}'));
+    expect(error.code).toBe("invalid_request");
+    expect(error.param).toBe("questions.__proto__.criteria");
+  });
+
+  it("counts a question named __proto__ as a question (the request is not empty)", () => {
+    expect(rejection(body('{"model":"m","state":"s","questions":{"__proto__":{}}}')).param).toBe("questions.__proto__.type");
+    expect(safeParseDecisionRequest(body('{"model":"m","state":"s","questions":{"__proto__":{"type":"noul","instructions":"i"}}}')).success).toBe(true);
+  });
+
+  it("keeps __proto__ keys of the body, the state and a question (native providers receive the request as sent)", () => {
+    const request = parseDecisionRequest(
+      body('{"model":"m","state":{"__proto__":"kept"},"__proto__":{"x":1},"questions":{"q":{"type":"noul","instructions":"i","__proto__":"q"}}}'),
+    );
+    expect(JSON.parse(JSON.stringify(request))).toEqual(
+      body('{"model":"m","state":{"__proto__":"kept"},"__proto__":{"x":1},"questions":{"q":{"type":"noul","instructions":"i","__proto__":"q"}}}'),
+    );
+    expect(JSON.stringify(request)).toContain('"__proto__":{"x":1}');
+    expect(JSON.stringify(request.state)).toBe('{"__proto__":"kept"}');
+  });
+
+  it("refuses __proto__ in noul criteria by name (only true and false are allowed)", () => {
+    const error = rejection(body('{"model":"m","state":"s","questions":{"q":{"type":"noul","instructions":"i","criteria":{"__proto__":"x"}}}}'));
+    expect(error.code).toBe("invalid_request");
+    expect(error.param).toBe("questions.q.criteria");
+  });
+});

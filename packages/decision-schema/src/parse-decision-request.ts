@@ -14,7 +14,8 @@ export type SafeParseDecisionRequestResult =
   | { success: false; error: GatewayError };
 
 /**
- * Validates a decision request body. Returns the request (additional properties preserved) or an
+ * Validates a decision request body. Returns the body itself (additional properties preserved,
+ * own `__proto__` keys included, as native providers must receive them) or an
  * `invalid_request` {@link GatewayError} whose `param` names the failing field
  * (`questions.q1.criteria`) and whose `details.issues` lists the problems (the first 50, so a
  * body full of mistakes cannot produce a huge error).
@@ -23,7 +24,9 @@ export function safeParseDecisionRequest(body: unknown): SafeParseDecisionReques
   const oversized = findOversizedCollection(body);
   if (oversized !== undefined) return { success: false, error: fromZodError(new z.ZodError([oversized])) };
   const result = decisionRequestSchema.safeParse(body);
-  if (result.success) return { success: true, data: result.data };
+  // The schema only checks (no defaults, no transforms), so the valid body is the request as
+  // sent: zod's copy would drop every own `__proto__` key (of the body, the state, a question).
+  if (result.success) return { success: true, data: body as DecisionRequest };
   const issues = result.error.issues;
   return { success: false, error: fromZodError(issues.length > maxListedIssues ? new z.ZodError(issues.slice(0, maxListedIssues)) : result.error) };
 }

@@ -23,6 +23,8 @@ export { createResponsesEndpoint, defaultResponseRetentionMs } from "./endpoints
 export type { ResponsesEndpointOptions } from "./endpoints/responses-endpoint.js";
 export type { ResponsesBody } from "./endpoints/parse-responses-body.js";
 export { embeddingsEndpoint } from "./endpoints/embeddings-endpoint.js";
+export { maxRequestInteger, requestNumberFields } from "./endpoints/request-number-fields.js";
+export type { RequestNumberFields } from "./endpoints/request-number-fields.js";
 export type { EmbeddingsBody } from "./endpoints/embeddings-endpoint.js";
 export { runStoredResponseRequest } from "./endpoints/run-stored-response-request.js";
 export type { StoredResponseRequestInput } from "./endpoints/run-stored-response-request.js";

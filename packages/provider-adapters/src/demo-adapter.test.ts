@@ -24,6 +24,19 @@ const request = (state: unknown): DecisionRequest =>
   }) as DecisionRequest;
 
 describe("demo adapter", () => {
+  it("answers questions and choices named like Object.prototype members under their own keys", async () => {
+    // JSON.parse makes `__proto__` an own key, as in a request body.
+    const questions = JSON.parse(
+      '{"__proto__":{"type":"choice","instructions":"i","criteria":{"__proto__":"a","constructor":"b"}},"valueOf":{"type":"noul","instructions":"i"}}',
+    );
+    const protoRequest = { model: "demo/demo/echo", state: "s", questions } as DecisionRequest;
+    const result = await adapter.decide(protoRequest, target, callContext());
+    expect(Object.keys(result.response.answers)).toEqual(["__proto__", "valueOf"]);
+    const answer = Object.getOwnPropertyDescriptor(result.response.answers, "__proto__")?.value as { probabilities: object };
+    expect(Object.keys(answer.probabilities)).toEqual(["__proto__", "constructor"]);
+    expect(() => checkDecisionResponse(protoRequest, result.response)).not.toThrow();
+  });
+
   it("answers decisions deterministically from the input, with valid, labelled answers", async () => {
     const first = await adapter.decide(request("Buy cheap watches"), target, callContext());
     const again = await adapter.decide(request("Buy cheap watches"), target, callContext());

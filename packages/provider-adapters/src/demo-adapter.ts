@@ -47,25 +47,22 @@ export function createDemoAdapter(): ProviderAdapter {
 
     async decide(request, target, context) {
       ensureActive(context);
-      const answers: DecisionResponse["answers"] = {};
-      for (const [key, question] of Object.entries(request.questions)) {
-        if (question.type === "score" && !Array.isArray(question.criteria)) {
-          // A numeric-key rubric: pick levels by their numeric value order.
-          const entries = Object.keys(question.criteria);
+      // fromEntries defines own keys: a question or choice named `__proto__` keeps its key.
+      const answers: DecisionResponse["answers"] = Object.fromEntries(
+        Object.entries(request.questions).map(([key, question]) => {
           const digest = hashOf({ key, question, state: request.state });
-          const chosen = entries[digest[0]! % entries.length]!;
-          answers[key] = { type: "score", score: Number(chosen), probability_source: "demo" };
-          continue;
-        }
-        const options = decisionOptions(question);
-        const digest = hashOf({ key, question, state: request.state });
-        const weights: Record<string, number> = {};
-        options.forEach((option, index) => {
-          const byte = digest[index % digest.length]! ^ (index >> 5);
-          weights[option.key] = (byte + 1) ** 2;
-        });
-        answers[key] = buildDecisionAnswer(question, weights, { probability_source: "demo" });
-      }
+          if (question.type === "score" && !Array.isArray(question.criteria)) {
+            // A numeric-key rubric: pick levels by their numeric value order.
+            const entries = Object.keys(question.criteria);
+            const chosen = entries[digest[0]! % entries.length]!;
+            return [key, { type: "score", score: Number(chosen), probability_source: "demo" }];
+          }
+          const weights = Object.fromEntries(
+            decisionOptions(question).map((option, index) => [option.key, ((digest[index % digest.length]! ^ (index >> 5)) + 1) ** 2]),
+          );
+          return [key, buildDecisionAnswer(question, weights, { probability_source: "demo" })];
+        }),
+      );
       const usage: NormalizedUsage = {
         inputTokens: estimateTokens(request),
         outputTokens: Object.keys(request.questions).length,

@@ -163,13 +163,17 @@ export function systemOneHandler(): Handler {
       return { status: 404, body: { error: { message: "Unknown path" } } };
     }
     const body = request.body as { model: string; questions: Record<string, { type: string; criteria?: unknown }> };
-    const answers: Record<string, unknown> = {};
-    for (const [key, question] of Object.entries(body.questions)) {
-      if (question.type === "noul") answers[key] = { type: "noul", noul: 0.25 };
-      else if (question.type === "choice") {
-        answers[key] = { type: "choice", choice: Object.keys(question.criteria as object)[0] };
-      } else answers[key] = { type: "score", score: 1 };
-    }
+    // fromEntries keeps a question named `__proto__` as a key (assignment would set the prototype).
+    const answers = Object.fromEntries(
+      Object.entries(body.questions).map(([key, question]) => [
+        key,
+        question.type === "noul"
+          ? { type: "noul", noul: 0.25 }
+          : question.type === "choice"
+            ? { type: "choice", choice: Object.keys(question.criteria as object)[0] }
+            : { type: "score", score: 1 },
+      ]),
+    );
     return {
       body: { answers, model: body.model, usage: { input_tokens: 30, output_tokens: 3, total_tokens: 33 } },
     };

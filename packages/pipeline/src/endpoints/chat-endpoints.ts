@@ -13,9 +13,9 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
     allowApiKeyHeader: !openai,
     capturesContent: true,
     guardrailFormat: openai ? "openai_chat" : "anthropic_messages",
-    parse: parseChatBody,
+    parse: (body) => parseChatBody(body, format),
     model: (request) => request.model,
-    admission: ({ snapshot, identity, plan, request, bodyBytes }) => estimateChatAdmission({ snapshot, identity, plan, body: request, bodyBytes }),
+    admission: ({ snapshot, identity, plan, request, bodyBytes }) => estimateChatAdmission({ snapshot, identity, plan, body: request, bodyBytes, format }),
     invoke: ({ adapter, request, target, context, headers }) =>
       openai ? adapter.chatCompletions(request, target, context) : adapter.messages(request, target, context, headers),
     guardOutput: (body, guardrails) => guardChatOutput({ guardrails, body, format }),

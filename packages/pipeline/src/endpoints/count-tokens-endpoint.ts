@@ -21,7 +21,7 @@ export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
   allowApiKeyHeader: true,
   capturesContent: false,
   guardrailFormat: "anthropic_messages",
-  parse: parseChatBody,
+  parse: (body) => parseChatBody(body, "anthropic"),
   model: (request) => request.model,
   admission: () => null,
   async invoke({ adapter, request, target, context, headers }) {

@@ -1,18 +1,20 @@
 import { GatewayError } from "@gateway/errors";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
+import { checkRequestNumberFields, embeddingsNumberFields, maxRequestInteger } from "./request-number-fields.js";
 
 /** An embeddings request body after the shape check: `model` and `input`, every other field kept. */
 export type EmbeddingsBody = Record<string, unknown> & { model: string; input: unknown };
 
 const invalid = (param: string, message: string) => new GatewayError("invalid_request", { param, message });
-const isTokenArray = (value: unknown) => Array.isArray(value) && value.length > 0 && value.every((token) => Number.isInteger(token) && (token as number) >= 0);
+const isTokenArray = (value: unknown) =>
+  Array.isArray(value) && value.length > 0 && value.every((token) => Number.isInteger(token) && (token as number) >= 0 && (token as number) <= maxRequestInteger);
 
 /**
  * The validate stage of `POST /v1/embeddings`: `model` a non-empty string; `input` a non-empty
  * string, a non-empty array of strings, a token array or an array of token arrays (at most 2048
- * entries); `encoding_format` `float` or `base64`; `dimensions` a positive integer. Other fields
- * pass through to the provider.
+ * entries; token ids from 0 to 2^31 - 1); `encoding_format` `float` or `base64`; `dimensions` an
+ * integer from 1 to 2^31 - 1. Other fields pass through to the provider.
  */
 export function parseEmbeddingsBody(body: unknown): EmbeddingsBody {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid("", "The request body must be a JSON object.");
@@ -26,10 +28,7 @@ export function parseEmbeddingsBody(body: unknown): EmbeddingsBody {
   if (!valid) throw invalid("input", "'input' must be a non-empty string, an array of non-empty strings, or token arrays (at most 2048 inputs).");
   const format = request.encoding_format;
   if (format !== undefined && format !== null && format !== "float" && format !== "base64") throw invalid("encoding_format", "'encoding_format' must be \"float\" or \"base64\".");
-  const dimensions = request.dimensions;
-  if (dimensions !== undefined && dimensions !== null && (typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1)) {
-    throw invalid("dimensions", "'dimensions' must be a positive integer.");
-  }
+  checkRequestNumberFields(request, embeddingsNumberFields);
   return request as EmbeddingsBody;
 }
 

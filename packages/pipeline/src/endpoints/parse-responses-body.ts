@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { checkRequestNumberFields, responsesNumberFields } from "./request-number-fields.js";
 
 /** A Responses request body after the shape check: `model`, every other field kept. */
 export type ResponsesBody = Record<string, unknown> & { model: string };
@@ -11,7 +12,8 @@ const invalid = (param: string, message: string) => new GatewayError("invalid_re
  * The validate stage of `POST /v1/responses`: `model` a non-empty string; `input` a string or an
  * array of item objects (it may be absent only with `previous_response_id`); `stream` and `store`
  * booleans when present; `previous_response_id` a non-empty string; `metadata` at most 16 string
- * values (keys up to 64 characters, values up to 512). Refused by name (400
+ * values (keys up to 64 characters, values up to 512); number fields within their bounds
+ * (`max_output_tokens` an integer from 1 to 2^31 - 1, `temperature` 0 to 2, …). Refused by name (400
  * `unsupported_feature`): `background: true` (the gateway answers in the request) and
  * `conversation` (its conversation state is `previous_response_id` and `store`). Other fields pass
  * through: native providers take them as they are; translations refuse what they cannot represent.
@@ -47,6 +49,7 @@ export function parseResponsesBody(body: unknown): ResponsesBody {
       if (typeof value !== "string" || value.length > 512) throw invalid(`metadata.${key}`, `'metadata.${key}' must be a string of at most 512 characters.`);
     }
   }
+  checkRequestNumberFields(request, responsesNumberFields);
   if (request.background === true) {
     throw new GatewayError("unsupported_feature", { param: "background", message: "'background' responses are not supported: the gateway answers within the request." });
   }

@@ -36,4 +36,12 @@ describe("estimateChatAdmission", () => {
     // 100 input tokens at $1/M + 100 output tokens at $2/M = 300 micro-USD.
     expect(estimate).toEqual({ estimatedCostMicros: 300, estimatedTokens: 200 });
   });
+
+  it("reads only the format's own cap fields: a messages body is capped by max_tokens alone", () => {
+    const { snapshot, identity, plan } = setup({
+      rateLimits: [{ id: "r1", organizationId: "org_1", scope: "project", scopeId: "prj_1", windowSeconds: 60, requestsPerWindow: null, tokensPerWindow: 10_000, concurrency: null }],
+    });
+    const messagesBody = { ...body, max_completion_tokens: 1e300 };
+    expect(estimateChatAdmission({ snapshot, identity, plan, body: messagesBody, bodyBytes: 400, format: "anthropic" }).estimatedTokens).toBe(200);
+  });
 });

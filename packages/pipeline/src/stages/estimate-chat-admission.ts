@@ -32,6 +32,8 @@ export function estimateChatAdmission(input: {
   bodyBytes?: number;
   /** The output cap when the body's fields are not chat's (Responses `max_output_tokens`; 0 for embeddings). */
   maxOutputTokens?: number | null;
+  /** Which chat format's cap fields to read when `maxOutputTokens` is not given (default `openai`). */
+  format?: "openai" | "anthropic";
 }): ChatAdmissionEstimate {
   const organizationId = input.identity.organization.id;
   const budgets = input.snapshot.budgetsByOrganization.get(organizationId);
@@ -45,7 +47,7 @@ export function estimateChatAdmission(input: {
       ? input.bodyBytes
       : JSON.stringify(input.body).length;
   const inputTokens = Math.ceil(characters / charactersPerToken);
-  const maxOutputTokens = input.maxOutputTokens === undefined ? requestedOutputCap(input.body) : input.maxOutputTokens;
+  const maxOutputTokens = input.maxOutputTokens === undefined ? requestedOutputCap(input.body, input.format) : input.maxOutputTokens;
   let estimatedCostMicros = 0;
   let outputTokens = 0;
   for (const target of input.plan.targets) {
@@ -59,10 +61,20 @@ export function estimateChatAdmission(input: {
   return { estimatedCostMicros, estimatedTokens: hasTokenLimit ? inputTokens + outputTokens : 0 };
 }
 
-/** The caller's output cap: `max_completion_tokens`, else `max_tokens` (positive integers only). */
-export function requestedOutputCap(body: Record<string, unknown>): number | null {
-  for (const key of ["max_completion_tokens", "max_tokens"]) {
-    const value = body[key];
+/** The output-cap fields of each chat format, in order of precedence. */
+const outputCapFields = {
+  openai: ["max_completion_tokens", "max_tokens"],
+  anthropic: ["max_tokens"],
+} as const;
+
+/**
+ * The caller's output cap: OpenAI's `max_completion_tokens`, else `max_tokens`; Anthropic's
+ * `max_tokens` (an unknown `max_completion_tokens` in a messages body caps nothing). Positive
+ * integers only.
+ */
+export function requestedOutputCap(body: Record<string, unknown>, format: "openai" | "anthropic" = "openai"): number | null {
+  for (const key of outputCapFields[format]) {
+    const value = Object.hasOwn(body, key) ? body[key] : undefined;
     if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
   }
   return null;

@@ -93,6 +93,22 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
     expect(result.usage.inputTokens).toBe(100);
   });
 
+  it("answers a question and a choice named __proto__ under their own keys (JSON.parse makes them own keys)", async () => {
+    const { adapter, target } = await setup((incoming, response) => {
+      const required = incoming.body.tools[0].input_schema.required as string[];
+      sendJson(response, 200, toolAnswer(required[0] === "true" ? { true: 0.8, false: 0.2 } : { A: 0.7, B: 0.2, C: 0.1 }));
+    });
+    const questions = JSON.parse(
+      '{"__proto__":{"type":"choice","instructions":"Next?","criteria":{"__proto__":"a","constructor":"b","valueOf":"c"}},"toString":{"type":"noul","instructions":"Broken?"}}',
+    );
+    const result = await adapter.decide(request(questions), target, callContext());
+    expect(Object.keys(result.response.answers)).toEqual(["__proto__", "toString"]);
+    const answer = Object.getOwnPropertyDescriptor(result.response.answers, "__proto__")?.value as { choice: string; probabilities: Record<string, number> };
+    expect(answer.choice).toBe("__proto__");
+    expect(Object.keys(answer.probabilities)).toEqual(["__proto__", "constructor", "valueOf"]);
+    expect(Object.getOwnPropertyDescriptor(answer.probabilities, "__proto__")?.value).toBeCloseTo(0.7, 12);
+  });
+
   it("stop_reason refusal becomes a refusal answer", async () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 200, toolAnswer(undefined, { content: [], stop_reason: "refusal" })),

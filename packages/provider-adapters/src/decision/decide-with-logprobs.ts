@@ -61,8 +61,8 @@ export async function decideWithLogprobs(options: {
     const entries = all.map((option, index) => ({ label: labelOf(index), option }));
     const outcome = await askAmong(entries);
     if (outcome.kind === "refusal") return { answer: { type: "refusal" }, usage: outcome.usage };
-    const weights: Record<string, number> = {};
-    for (const entry of entries) weights[entry.option.key] = outcome.weights[entry.label] ?? 0;
+    // Keyed by option (a choice may be named `__proto__`): own keys, never assignment.
+    const weights = Object.fromEntries(entries.map((entry) => [entry.option.key, outcome.weights[entry.label] ?? 0]));
     return { answer: buildDecisionAnswer(question, weights, extra), usage: outcome.usage };
   }
 
@@ -89,20 +89,18 @@ export async function decideWithLogprobs(options: {
   for (const outcome of outcomes) if (outcome !== undefined) usage = addUsage(usage, outcome.usage);
   if (outcomes.some((outcome) => outcome?.kind === "refusal")) return { answer: { type: "refusal" }, usage };
 
-  const weights: Record<string, number> = {};
-  groups.forEach((group, index) => {
-    const probability = groupProbability[index]!;
-    const outcome = outcomes[index];
-    if (outcome === undefined || outcome.kind !== "weights") {
-      // Unexplored (or a single option): the group's probability spread evenly.
-      for (const entry of group.options) weights[entry.option.key] = probability / group.options.length;
-      return;
-    }
-    const withinTotal = group.options.reduce((sum, entry) => sum + (outcome.weights[entry.label] ?? 0), 0);
-    for (const entry of group.options) {
-      weights[entry.option.key] = probability * ((outcome.weights[entry.label] ?? 0) / withinTotal);
-    }
-  });
+  const weights = Object.fromEntries(
+    groups.flatMap((group, index) => {
+      const probability = groupProbability[index]!;
+      const outcome = outcomes[index];
+      if (outcome === undefined || outcome.kind !== "weights") {
+        // Unexplored (or a single option): the group's probability spread evenly.
+        return group.options.map((entry) => [entry.option.key, probability / group.options.length] as const);
+      }
+      const withinTotal = group.options.reduce((sum, entry) => sum + (outcome.weights[entry.label] ?? 0), 0);
+      return group.options.map((entry) => [entry.option.key, probability * ((outcome.weights[entry.label] ?? 0) / withinTotal)] as const);
+    }),
+  );
   return { answer: buildDecisionAnswer(question, weights, extra), usage };
 }
 

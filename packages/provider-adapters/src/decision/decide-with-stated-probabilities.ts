@@ -33,8 +33,8 @@ export async function decideWithStatedProbabilities(options: {
   }));
   const outcome = await asker.askProbabilities(statedPrompt(state, question, entries), fields, context);
   if (outcome.kind === "refusal") return { answer: { type: "refusal" }, usage: outcome.usage };
-  const weights: Record<string, number> = {};
-  for (const entry of entries) weights[entry.option.key] = outcome.weights[entry.label] ?? 0;
+  // Keyed by option (a choice may be named `__proto__`): own keys, never assignment.
+  const weights = Object.fromEntries(entries.map((entry) => [entry.option.key, outcome.weights[entry.label] ?? 0]));
   return { answer: buildDecisionAnswer(question, weights, { probability_source: "stated" }), usage: outcome.usage };
 }
 

@@ -90,6 +90,18 @@ describe("openai adapter: decisions from logprobs", () => {
     expect(Math.abs(answer.confidence - (3 * 0.5 - 1) / 2)).toBeLessThan(1e-9);
   });
 
+  it("answers a question and choices named like Object.prototype members under their own keys", async () => {
+    // JSON.parse makes `__proto__` an own key, as in a request body.
+    const beliefs: Beliefs = JSON.parse('{"__proto__":0.6,"constructor":0.3,"valueOf":0.1}');
+    const { adapter, target } = await setup(believing({ "What to do?": beliefs }));
+    const questions = JSON.parse('{"__proto__":{"type":"choice","instructions":"What to do?","criteria":{"__proto__":"a","constructor":null,"valueOf":"c"}}}');
+    const result = await adapter.decide(decision(questions), target, callContext());
+    expect(Object.keys(result.response.answers)).toEqual(["__proto__"]);
+    const answer = Object.getOwnPropertyDescriptor(result.response.answers, "__proto__")?.value as { choice: string; probabilities: Record<string, number> };
+    expect(answer.choice).toBe("__proto__");
+    expectClose(answer.probabilities, beliefs);
+  });
+
   it("score with up to 10 levels: level indices as labels; expected value and legend", async () => {
     const beliefs = { "0": 0.05, "1": 0.1, "2": 0.2, "3": 0.4, "4": 0.25 };
     const { adapter, target, upstream } = await setup(believing({ "How urgent?": beliefs }));

@@ -45,10 +45,8 @@ export async function runTranslatedDecision(options: {
     throw error;
   }
 
-  const answers: Record<string, DecisionAnswer> = {};
-  entries.forEach(([name], index) => {
-    answers[name] = results[index]!.answer;
-  });
+  // fromEntries defines own keys: a question named `__proto__` is answered under that key.
+  const answers: Record<string, DecisionAnswer> = Object.fromEntries(entries.map(([name], index) => [name, results[index]!.answer]));
   const usage = addUsage(...results.map((result) => result.usage));
   const response: DecisionResponse = {
     answers,

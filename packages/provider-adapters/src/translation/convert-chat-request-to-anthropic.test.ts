@@ -201,3 +201,20 @@ describe("convertChatRequestToAnthropic refuses what Anthropic cannot represent"
     );
   });
 });
+
+describe("convertChatRequestToAnthropic: field names of Object.prototype", () => {
+  // JSON.parse makes every one of these an own property, `__proto__` included.
+  it.each(["valueOf", "hasOwnProperty", "__proto__", "toString", "constructor", "isPrototypeOf"])(
+    "refuses a top-level '%s' by name like any unknown field",
+    (name) => {
+      const error = refusal(JSON.parse(`{"model":"m","messages":[{"role":"user","content":"Hi"}],"${name}":{}}`));
+      expect(error.code).toBe("unsupported_feature");
+      expect(error.param).toBe(name);
+    },
+  );
+
+  it("refuses '__proto__' inside a message by name", () => {
+    const error = refusal(JSON.parse('{"model":"m","messages":[{"role":"user","content":"Hi","__proto__":{"x":1}}]}'));
+    expect(error.param).toBe("messages[0].__proto__");
+  });
+});

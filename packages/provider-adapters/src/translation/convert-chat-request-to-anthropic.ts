@@ -48,28 +48,28 @@ const supportedKeys = new Set([
  * Known OpenAI fields Anthropic cannot represent. `null` always means "absent"; the listed
  * default value changes nothing and is accepted as a no-op; anything else is refused.
  */
-const unrepresentableKeys: Record<string, (value: unknown) => boolean> = {
-  n: (value) => value === 1,
-  logprobs: (value) => value === false,
-  top_logprobs: () => false,
-  presence_penalty: (value) => value === 0,
-  frequency_penalty: (value) => value === 0,
-  logit_bias: (value) => isJsonObject(value) && Object.keys(value).length === 0,
-  seed: () => false,
-  store: (value) => value === false,
-  metadata: (value) => isJsonObject(value) && Object.keys(value).length === 0,
-  modalities: (value) => Array.isArray(value) && value.length === 1 && value[0] === "text",
-  service_tier: (value) => value === "auto",
-  audio: () => false,
-  prediction: () => false,
-  reasoning_effort: () => false,
-  verbosity: () => false,
-  web_search_options: () => false,
-  functions: () => false,
-  function_call: () => false,
-  prompt_cache_key: () => false,
-  prompt_cache_retention: () => false,
-};
+const unrepresentableKeys: ReadonlyMap<string, (value: unknown) => boolean> = new Map<string, (value: unknown) => boolean>([
+  ["n", (value) => value === 1],
+  ["logprobs", (value) => value === false],
+  ["top_logprobs", () => false],
+  ["presence_penalty", (value) => value === 0],
+  ["frequency_penalty", (value) => value === 0],
+  ["logit_bias", (value) => isJsonObject(value) && Object.keys(value).length === 0],
+  ["seed", () => false],
+  ["store", (value) => value === false],
+  ["metadata", (value) => isJsonObject(value) && Object.keys(value).length === 0],
+  ["modalities", (value) => Array.isArray(value) && value.length === 1 && value[0] === "text"],
+  ["service_tier", (value) => value === "auto"],
+  ["audio", () => false],
+  ["prediction", () => false],
+  ["reasoning_effort", () => false],
+  ["verbosity", () => false],
+  ["web_search_options", () => false],
+  ["functions", () => false],
+  ["function_call", () => false],
+  ["prompt_cache_key", () => false],
+  ["prompt_cache_retention", () => false],
+]);
 
 const anthropicImageMediaTypes = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 
@@ -85,7 +85,7 @@ export function convertChatRequestToAnthropic(
 ): JsonObject {
   for (const [key, value] of Object.entries(body)) {
     if (supportedKeys.has(key)) continue;
-    const isNoOp = unrepresentableKeys[key];
+    const isNoOp = unrepresentableKeys.get(key);
     if (isNoOp !== undefined) {
       if (value === null || isNoOp(value)) continue;
       throw unsupportedFeature(key, `'${key}' is not supported when translating to Anthropic.`);

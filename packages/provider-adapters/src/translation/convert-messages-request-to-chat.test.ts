@@ -116,3 +116,15 @@ describe("convertMessagesRequestToChat refuses what OpenAI cannot represent", ()
     expect(refusal({ ...base, messages: [{ role: "system", content: "x" }] }).code).toBe("invalid_request");
   });
 });
+
+describe("convertMessagesRequestToChat: field names of Object.prototype", () => {
+  // JSON.parse makes every one of these an own property, `__proto__` included.
+  it.each(["valueOf", "hasOwnProperty", "__proto__", "toString", "constructor", "isPrototypeOf"])(
+    "refuses a top-level '%s' by name like any unknown field",
+    (name) => {
+      const error = refusal(JSON.parse(`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"Hi"}],"${name}":{}}`));
+      expect(error.code).toBe("unsupported_feature");
+      expect(error.param).toBe(name);
+    },
+  );
+});

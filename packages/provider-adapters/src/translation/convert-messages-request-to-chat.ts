@@ -36,14 +36,14 @@ const supportedKeys = new Set([
 ]);
 
 /** Known Anthropic fields without an OpenAI equivalent; the predicate accepts values that change nothing. */
-const unrepresentableKeys: Record<string, (value: unknown) => boolean> = {
-  top_k: () => false,
-  thinking: (value) => isJsonObject(value) && value.type === "disabled",
-  service_tier: () => false,
-  container: () => false,
-  mcp_servers: () => false,
-  context_management: () => false,
-};
+const unrepresentableKeys: ReadonlyMap<string, (value: unknown) => boolean> = new Map<string, (value: unknown) => boolean>([
+  ["top_k", () => false],
+  ["thinking", (value) => isJsonObject(value) && value.type === "disabled"],
+  ["service_tier", () => false],
+  ["container", () => false],
+  ["mcp_servers", () => false],
+  ["context_management", () => false],
+]);
 
 /**
  * Converts an Anthropic messages request body into an OpenAI chat completions request body
@@ -59,7 +59,7 @@ export function convertMessagesRequestToChat(
 ): JsonObject {
   for (const [key, value] of Object.entries(body)) {
     if (supportedKeys.has(key)) continue;
-    const isNoOp = unrepresentableKeys[key];
+    const isNoOp = unrepresentableKeys.get(key);
     if (isNoOp !== undefined && (value === null || isNoOp(value))) continue;
     throw unsupportedFeature(
       key,

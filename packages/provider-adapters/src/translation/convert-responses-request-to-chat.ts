@@ -49,19 +49,19 @@ const supportedKeys = new Set([
 ]);
 
 /** Known Responses fields chat completions cannot represent: accepted only with the value that changes nothing. */
-const unrepresentableKeys: Record<string, (value: unknown) => boolean> = {
-  include: (value) => Array.isArray(value) && value.length === 0,
-  truncation: (value) => value === "disabled",
-  background: (value) => value === false,
-  top_logprobs: (value) => value === 0,
-  max_tool_calls: () => false,
-  conversation: () => false,
-  prompt: () => false,
-  prompt_cache_retention: () => false,
-  prompt_cache_options: () => false,
-  context_management: () => false,
-  moderation: () => false,
-};
+const unrepresentableKeys: ReadonlyMap<string, (value: unknown) => boolean> = new Map<string, (value: unknown) => boolean>([
+  ["include", (value) => Array.isArray(value) && value.length === 0],
+  ["truncation", (value) => value === "disabled"],
+  ["background", (value) => value === false],
+  ["top_logprobs", (value) => value === 0],
+  ["max_tool_calls", () => false],
+  ["conversation", () => false],
+  ["prompt", () => false],
+  ["prompt_cache_retention", () => false],
+  ["prompt_cache_options", () => false],
+  ["context_management", () => false],
+  ["moderation", () => false],
+]);
 
 /**
  * Converts an OpenAI Responses request into an OpenAI chat completions request, for connections
@@ -80,7 +80,7 @@ export function convertResponsesRequestToChat(body: JsonObject, options: Convert
   const target = options.target === "anthropic" ? "Anthropic" : "chat completions";
   for (const [key, value] of Object.entries(body)) {
     if (supportedKeys.has(key) || gatewayFields.has(key)) continue;
-    const isNoOp = unrepresentableKeys[key];
+    const isNoOp = unrepresentableKeys.get(key);
     if (isNoOp !== undefined) {
       if (value === null || isNoOp(value)) continue;
       throw unsupportedFeature(key, `'${key}' is not supported when translating the Responses API to ${target}.`);
