@@ -17,6 +17,7 @@ import {
   type SnapshotReloadReason,
   type ResponseStore,
   type SnapshotHolder,
+  type UsageJournal,
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
@@ -68,6 +69,11 @@ export interface GatewayRuntimeEvents {
 export interface GatewayRuntimeOptions {
   source: ControlPlaneSource;
   sink: UsageSink;
+  /**
+   * `GATEWAY_USAGE_DURABILITY=journal`: every usage event is appended to this journal before it is
+   * queued, and acknowledged once `sink` has written it. Its `recovered` events are the caller's.
+   */
+  usageJournal?: UsageJournal;
   settings: Pick<
     GatewaySettings,
     | "bodyLimitBytes"
@@ -273,8 +279,17 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`);
     },
   });
+  const journal = options.usageJournal;
   const usageQueue = createUsageQueue({
-    sink: options.sink,
+    sink:
+      journal === undefined
+        ? options.sink
+        : {
+            async write(batch) {
+              await options.sink.write(batch);
+              journal.acknowledge(batch);
+            },
+          },
     maxBatchSize: settings.usageBatchSize,
     flushIntervalMs: settings.usageFlushMs,
     onError: (error, context) => {
@@ -309,6 +324,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   });
   const usage = {
     enqueue(event: Parameters<UsageQueue["enqueue"]>[0]) {
+      journal?.append(event);
       usageQueue.enqueue(event);
       delivery.enqueueUsage(event);
     },
@@ -401,6 +417,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) }),
         tracing?.close().catch((error: unknown) => logger.error("Exporting the last traces failed.", error)),
       ]);
+      // After the drain: what is still unwritten stays in the journal for the next start.
+      await journal?.close();
       await transport.close();
       if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
       if (redis) await redis.quit().catch(() => redis.disconnect());
