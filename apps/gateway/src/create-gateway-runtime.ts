@@ -37,6 +37,7 @@ import {
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
 import type { McpGateway, McpGrantStore } from "@gateway/mcp";
+import type { UsageEventRecord } from "@gateway/contracts";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
@@ -322,12 +323,15 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     gate: notificationGate,
     notify: (organizationId, event) => delivery.notify(organizationId, event),
   });
-  const usage = {
-    enqueue(event: Parameters<UsageQueue["enqueue"]>[0]) {
-      journal?.append(event);
+  const usage: GatewayAppDependencies["usage"] = {
+    enqueue(event) {
+      // An inference call's event was journaled by `record` (it has an id); others (e.g. /v1/models) are journaled here.
+      if (journal !== undefined && event.id === undefined) journal.append(event);
       usageQueue.enqueue(event);
       delivery.enqueueUsage(event);
     },
+    // Journal mode: before the answer is written, so that an answered call's event survives a SIGKILL.
+    ...(journal === undefined ? {} : { record: (event: UsageEventRecord) => journal.append(event) }),
   };
   const onBudgetThreshold = (crossing: BudgetThresholdCrossing) => {
     const organizationId = organizationOfBudget(snapshots.current(), crossing.budgetId);

@@ -130,6 +130,21 @@ describe("openUsageJournal", () => {
     expect(segments(directory)).toEqual([]);
   });
 
+  it("replays the last line of an event appended again (it changed after it was first recorded), and one acknowledgement clears both", async () => {
+    const directory = freshDirectory();
+    const killed = openUsageJournal({ directory, syncIntervalMs: 3_600_000, maxSegmentEvents: 1 });
+    const first = event("req_1", { budgetOutcome: "reserved" });
+    killed.append(first);
+    const changed = { ...first, budgetOutcome: "soft_threshold" };
+    killed.append(changed);
+    expect(killed.pending).toBe(1);
+    const next = openIdle(directory);
+    expect(next.recovered).toEqual([changed]);
+    next.acknowledge([changed]);
+    await next.close();
+    expect(segments(directory)).toEqual([]);
+  });
+
   it("skips and reports a torn last line (a write cut by a machine crash), recovering the rest", () => {
     const directory = freshDirectory();
     const killed = openIdle(directory);

@@ -32,7 +32,10 @@ export interface UsageJournal {
    * perhaps not in the database: write them, skipping ids already stored, then `acknowledge` them.
    */
   readonly recovered: readonly UsageEventRecord[];
-  /** Gives the event an `id` when it has none and appends it. Never throws (a failed append is reported). */
+  /**
+   * Gives the event an `id` when it has none and appends it. Appending an event again with the
+   * same id (it changed) replaces it: a replay writes the last one. Never throws (a failed append is reported).
+   */
   append(event: UsageEventRecord): void;
   /** These events are in the database: segments whose events are all acknowledged are deleted. */
   acknowledge(events: readonly UsageEventRecord[]): void;
@@ -71,22 +74,30 @@ export function openUsageJournal(settings: UsageJournalSettings): UsageJournal {
   const report = (error: unknown) => settings.onError?.(error);
   mkdirSync(settings.directory, { recursive: true });
 
-  const owners = new WeakMap<UsageEventRecord, Segment>();
+  /** The segments holding each pending event's lines (one entry per line). */
+  const owners = new Map<string, Segment[]>();
   const closing = new Set<Promise<void>>();
   let pending = 0;
-  const recovered: UsageEventRecord[] = [];
+  /** Recovered events by id: the last line of an id wins. */
+  const latest = new Map<string, UsageEventRecord>();
   for (const name of readdirSync(settings.directory).sort(compareSegmentNames)) {
     const match = SEGMENT_PATTERN.exec(name);
     if (match === null || isRunningElsewhere(Number(match[1]))) continue;
     const segment: Segment = { path: path.join(settings.directory, name), fd: null, appended: 0, pending: 0, openedAt: 0, sealed: true, dirty: false, syncing: null };
     const events = readSegment(segment.path, report);
-    for (const event of events) owners.set(event, segment);
+    for (const event of events) {
+      const holders = owners.get(event.id!);
+      if (holders === undefined) {
+        owners.set(event.id!, [segment]);
+        pending += 1;
+      } else holders.push(segment);
+      latest.set(event.id!, event);
+    }
     segment.appended = events.length;
     segment.pending = events.length;
-    pending += events.length;
-    recovered.push(...events);
     if (events.length === 0) removeSegment(segment);
   }
+  const recovered = [...latest.values()];
 
   const startedAt = Date.now();
   let sequence = 0;
@@ -175,20 +186,25 @@ export function openUsageJournal(settings: UsageJournalSettings): UsageJournal {
         current.appended += 1;
         current.pending += 1;
         current.dirty = true;
-        pending += 1;
-        owners.set(event, current);
+        const holders = owners.get(event.id);
+        if (holders === undefined) {
+          owners.set(event.id, [current]);
+          pending += 1;
+        } else holders.push(current);
       } catch (error) {
         report(error);
       }
     },
     acknowledge(events) {
       for (const event of events) {
-        const segment = owners.get(event);
-        if (segment === undefined) continue;
-        owners.delete(event);
-        segment.pending -= 1;
+        const holders = event.id === undefined ? undefined : owners.get(event.id);
+        if (holders === undefined) continue;
+        owners.delete(event.id!);
         pending -= 1;
-        if (segment.pending === 0 && segment.sealed && segment.fd === null) removeSegment(segment);
+        for (const segment of holders) {
+          segment.pending -= 1;
+          if (segment.pending === 0 && segment.sealed && segment.fd === null) removeSegment(segment);
+        }
       }
     },
     get pending() {
