@@ -6,6 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
 import { startBenchEnvironment } from "./gateway-bench.mjs";
 import { closedLoop, openLoop, percentile } from "./load-generator.mjs";
 import { readCpuMicros, readPeakRssMegabytes } from "./process-stats.mjs";
@@ -49,8 +51,67 @@ async function startVariant(env) {
   }
 }
 
+const root = new URL("../../", import.meta.url);
+
+function sampleEvent(index) {
+  return {
+    requestId: `req_bench_${index}`, traceId: null, occurredAt: new Date(), organizationId: "org_bench", projectId: "prj_bench", apiKeyId: "key_bench",
+    userId: null, endpoint: "chat_completions", requestedModel: "mock/bench/model", routeId: null, provider: "mock", model: "bench/model", status: 200,
+    errorCode: null, inputTokens: 12, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros: 21, budgetOutcome: null,
+    latencyMs: 3, timeToFirstByteMs: 3, clientLabel: "undici", sessionId: null, guardrailFlags: [], content: null,
+  };
+}
+
+/**
+ * In-process figures that the shared machine's load disturbs less than latencies: the journal's
+ * cost per event (its append runs on the request path) and how long one usage batch holds the
+ * event loop when SQLite writes it there, against handing it to the writer thread.
+ */
+async function measureUsageWriteCosts() {
+  const { openUsageJournal } = await import(new URL("packages/pipeline/dist/index.js", root).href);
+  const { openDataPlaneDatabase, openUsageWriterThread, resolveDatabaseUrl, timeOrderedId, writeUsageBatch } = await import(
+    new URL("packages/db/dist/data-plane.js", root).href
+  );
+  const directory = mkdtempSync(join(tmpdir(), "gateway-usage-costs-"));
+  try {
+    const journal = openUsageJournal({ directory: join(directory, "usage-journal"), createId: timeOrderedId });
+    const events = Array.from({ length: 20_000 }, (_, index) => sampleEvent(index));
+    const appendStarted = performance.now();
+    for (const event of events) journal.append(event);
+    const appendMicros = ((performance.now() - appendStarted) * 1000) / events.length;
+    journal.acknowledge(events);
+    await journal.close();
+
+    const database = openDataPlaneDatabase({ dataDirectory: directory });
+    await database.migrate();
+    const thread = openUsageWriterThread({ url: resolveDatabaseUrl(undefined, directory).url });
+    /** Mean time the calling thread is busy per batch (the write's synchronous part). */
+    const blockedPerBatch = async (write, size) => {
+      let total = 0;
+      for (let batch = 0; batch < 10; batch += 1) {
+        const events = Array.from({ length: size }, (_, index) => sampleEvent(batch * size + index));
+        const started = performance.now();
+        const written = write(events);
+        total += performance.now() - started;
+        await written;
+      }
+      return total / 10;
+    };
+    await thread.write([sampleEvent(-1)]);
+    const inline100 = await blockedPerBatch((events) => writeUsageBatch(database, events), 100);
+    const inline500 = await blockedPerBatch((events) => writeUsageBatch(database, events), 500);
+    const thread500 = await blockedPerBatch((events) => thread.write(events), 500);
+    await thread.close();
+    await database.close();
+    return { appendMicros, inline100, inline500, thread500 };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 export async function runUsageDurabilityBenchmark() {
   const loadBefore = loadavg();
+  const costs = await measureUsageWriteCosts();
   const rows = [];
   for (const variant of variants) {
     const { environment, close } = await startVariant(variant.env);
@@ -86,7 +147,11 @@ export async function runUsageDurabilityBenchmark() {
   console.log(
     `Journal vs memory: p50 ${format(journal.p50 - memory.p50)} ms, p99 ${format(journal.p99 - memory.p99)} ms, CPU ${format(journal.cpuPerRequest - memory.cpuPerRequest, 0)} us/req, peak RSS ${format(journal.peakRss - memory.peakRss, 1)} MB`,
   );
+  console.log(`Journal append (JSON line + write(), on the request path): ${format(costs.appendMicros, 1)} us per event`);
+  console.log(
+    `Event loop held per usage batch: SQLite on the event loop ${format(costs.inline100)} ms (100 events), ${format(costs.inline500)} ms (500); writer thread ${format(costs.thread500)} ms (500: copying the batch into the message)`,
+  );
   console.log(`Machine load average (1/5/15 min) before: ${loadBefore.map((value) => value.toFixed(2)).join(" ")}, after: ${loadAfter.map((value) => value.toFixed(2)).join(" ")} (2 cores, shared)`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await runUsageDurabilityBenchmark();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await runUsageDurabilityBenchmark();
