@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { createDatabase } from "@gateway/db";
 import { afterEach, describe, expect, it } from "vitest";
 import { decisionBody, postDecision } from "./support/post-decision.js";
@@ -40,8 +41,8 @@ async function answeredCalls(url: string, apiKey: string, count: number): Promis
 }
 
 /** How many stored usage events each request id has, and the requests counted in the daily rollups. */
-async function storedUsage(dataDirectory: string, requestIds: string[]): Promise<{ perRequest: number[]; rolledUp: number }> {
-  const database = createDatabase({ dataDirectory });
+async function storedUsage(dataDirectory: string, requestIds: string[], url?: string): Promise<{ perRequest: number[]; rolledUp: number }> {
+  const database = createDatabase(url === undefined ? { dataDirectory } : { url });
   try {
     const rows = await database.prisma.usageEvent.groupBy({ by: ["requestId"], where: { requestId: { in: requestIds } }, _count: { _all: true } });
     const counts = new Map(rows.map((row) => [row.requestId, row._count._all]));
@@ -122,6 +123,32 @@ describe("usage durability of the standalone server (embedded SQLite, writer thr
     } finally {
       running?.kill("SIGKILL");
       directory.remove();
+    }
+  }, 120_000);
+
+  const postgresqlUrl = process.env.TEST_DATABASE_URL;
+  it.skipIf(!postgresqlUrl)("journal on PostgreSQL (TEST_DATABASE_URL): the same after SIGKILL, written on the main thread", async () => {
+    const directory = createTemporaryDirectory();
+    const schema = `gw_journal_${randomBytes(6).toString("hex")}`;
+    const url = new URL(postgresqlUrl!);
+    url.searchParams.set("schema", schema);
+    try {
+      const env = { DATABASE_URL: url.toString(), GATEWAY_DATA_DIR: directory.path, GATEWAY_USAGE_DURABILITY: "journal", GATEWAY_USAGE_FLUSH_MS: "60000" };
+      const first = await start(env);
+      const apiKey = firstStartKey(first);
+      const requestIds = await answeredCalls(first.url, apiKey, 60);
+      await kill(first.process);
+
+      const second = await start(env);
+      expect(second.output()).toContain("Usage journal: wrote 60 usage event(s)");
+      expect(await storedUsage(directory.path, requestIds, url.toString())).toEqual({ perRequest: requestIds.map(() => 1), rolledUp: 60 });
+      expect(await stopServerProcess(second.process)).toBe(0);
+    } finally {
+      running?.kill("SIGKILL");
+      directory.remove();
+      const cleanup = createDatabase({ url: url.toString() });
+      await cleanup.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+      await cleanup.close();
     }
   }, 120_000);
 });
