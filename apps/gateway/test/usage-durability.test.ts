@@ -60,7 +60,7 @@ function firstStartKey(server: ServerProcess): string {
   return apiKey!;
 }
 
-describe("usage durability of the standalone server (embedded SQLite, writer thread)", () => {
+describe("usage durability of the standalone server (embedded SQLite with the writer thread, PostgreSQL)", () => {
   it("journal: every answered call's usage event survives SIGKILL and is stored exactly once after the next start", async () => {
     const directory = createTemporaryDirectory();
     try {
