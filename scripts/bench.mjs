@@ -29,4 +29,9 @@ if (!only || only === "observability") {
   const { runObservabilityBenchmark } = await import("./bench/observability-bench.mjs");
   await runObservabilityBenchmark();
 }
+if (!only || only === "usage-durability") {
+  console.log("\n## usage-durability (memory vs journal, and the SQLite usage writer thread)");
+  const { runUsageDurabilityBenchmark } = await import("./bench/usage-durability-bench.mjs");
+  await runUsageDurabilityBenchmark();
+}
 process.exit(failed ? 1 : 0);

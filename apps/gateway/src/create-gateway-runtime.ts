@@ -17,6 +17,7 @@ import {
   type SnapshotReloadReason,
   type ResponseStore,
   type SnapshotHolder,
+  type UsageJournal,
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
@@ -36,6 +37,7 @@ import {
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
 import type { McpGateway, McpGrantStore } from "@gateway/mcp";
+import type { UsageEventRecord } from "@gateway/contracts";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
@@ -68,6 +70,11 @@ export interface GatewayRuntimeEvents {
 export interface GatewayRuntimeOptions {
   source: ControlPlaneSource;
   sink: UsageSink;
+  /**
+   * `GATEWAY_USAGE_DURABILITY=journal`: every usage event is appended to this journal before it is
+   * queued, and acknowledged once `sink` has written it. Its `recovered` events are the caller's.
+   */
+  usageJournal?: UsageJournal;
   settings: Pick<
     GatewaySettings,
     | "bodyLimitBytes"
@@ -273,8 +280,17 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       logger.error(`Delivery queue full: dropped ${count} queued ${kind} (oldest first).`);
     },
   });
+  const journal = options.usageJournal;
   const usageQueue = createUsageQueue({
-    sink: options.sink,
+    sink:
+      journal === undefined
+        ? options.sink
+        : {
+            async write(batch) {
+              await options.sink.write(batch);
+              journal.acknowledge(batch);
+            },
+          },
     maxBatchSize: settings.usageBatchSize,
     flushIntervalMs: settings.usageFlushMs,
     onError: (error, context) => {
@@ -307,11 +323,15 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     gate: notificationGate,
     notify: (organizationId, event) => delivery.notify(organizationId, event),
   });
-  const usage = {
-    enqueue(event: Parameters<UsageQueue["enqueue"]>[0]) {
+  const usage: GatewayAppDependencies["usage"] = {
+    enqueue(event) {
+      // An inference call's event was journaled by `record` (it has an id); others (e.g. /v1/models) are journaled here.
+      if (journal !== undefined && event.id === undefined) journal.append(event);
       usageQueue.enqueue(event);
       delivery.enqueueUsage(event);
     },
+    // Journal mode: before the answer is written, so that an answered call's event survives a SIGKILL.
+    ...(journal === undefined ? {} : { record: (event: UsageEventRecord) => journal.append(event) }),
   };
   const onBudgetThreshold = (crossing: BudgetThresholdCrossing) => {
     const organizationId = organizationOfBudget(snapshots.current(), crossing.budgetId);
@@ -401,6 +421,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         delivery.close({ timeoutMs: Math.min(timeoutMs, 5000) }),
         tracing?.close().catch((error: unknown) => logger.error("Exporting the last traces failed.", error)),
       ]);
+      // After the drain: what is still unwritten stays in the journal for the next start.
+      await journal?.close();
       await transport.close();
       if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
       if (redis) await redis.quit().catch(() => redis.disconnect());

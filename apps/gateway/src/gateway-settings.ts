@@ -35,6 +35,9 @@ const settingsSchema = z.object({
   GATEWAY_POSTGRES_LISTEN: z.enum(["on", "off"]).default("on"),
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
   GATEWAY_USAGE_FLUSH_MS: integer(10).default(1000),
+  GATEWAY_USAGE_DURABILITY: z.enum(["memory", "journal"]).default("memory"),
+  GATEWAY_USAGE_JOURNAL_SYNC_MS: integer(1).max(60_000).default(100),
+  GATEWAY_USAGE_WRITER_THREAD: z.enum(["on", "off"]).default("on"),
   GATEWAY_SHUTDOWN_TIMEOUT_MS: integer(0).default(10_000),
   GATEWAY_HEAP_GROWING_PERCENT: integer(0).max(400).default(30),
   GATEWAY_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
@@ -107,9 +110,20 @@ export interface GatewaySettings {
   publicUrl: string | undefined;
   /** PostgreSQL: LISTEN for control-plane changes (`GATEWAY_POSTGRES_LISTEN=off` behind a transaction-pooling proxy). */
   postgresListen: boolean;
-  /** Usage events per database write; unset: 100 on SQLite (written on the event loop), 500 on PostgreSQL. */
+  /** Usage events per database write; unset: 500, or 100 on SQLite written on the event loop (`usageWriterThread` off). */
   usageBatchSize: number | undefined;
   usageFlushMs: number;
+  /**
+   * `memory`: usage events wait in memory until their batch is written (a SIGTERM drains them; a
+   * SIGKILL or crash loses up to `usageFlushMs` of them). `journal`: each event is first appended
+   * to `<dataDirectory>/usage-journal/` and replayed on the next start, so a killed process loses
+   * none; an operating-system crash can lose the last `usageJournalSyncMs` of them.
+   */
+  usageDurability: "memory" | "journal";
+  /** Journal mode: how often the journal is flushed to the disk (fdatasync), in ms. */
+  usageJournalSyncMs: number;
+  /** Embedded SQLite: write usage on a worker thread with its own connection (off: on the event loop). */
+  usageWriterThread: boolean;
   shutdownTimeoutMs: number;
   /**
    * Standalone server only: V8's old generation may grow to (1 + percent/100) x the live heap
@@ -187,6 +201,9 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     postgresListen: values.GATEWAY_POSTGRES_LISTEN === "on",
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,
     usageFlushMs: values.GATEWAY_USAGE_FLUSH_MS,
+    usageDurability: values.GATEWAY_USAGE_DURABILITY,
+    usageJournalSyncMs: values.GATEWAY_USAGE_JOURNAL_SYNC_MS,
+    usageWriterThread: values.GATEWAY_USAGE_WRITER_THREAD === "on",
     shutdownTimeoutMs: values.GATEWAY_SHUTDOWN_TIMEOUT_MS,
     heapGrowingPercent: values.GATEWAY_HEAP_GROWING_PERCENT,
     logLevel: values.GATEWAY_LOG_LEVEL,

@@ -1,8 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { UsageEventRecord } from "@gateway/contracts";
 import {
   type SecretBox,
   type SqlClient,
+  type UsageWriterThread,
   listEnabledNotificationChannels,
   listEnabledTelemetryDestinations,
   loadControlPlaneSnapshot,
@@ -17,14 +20,19 @@ import {
   deleteStoredResponsesSweep,
   readStoredResponse,
   writeStoredResponse,
+  openUsageWriterThread,
+  resolveDatabaseUrl,
+  timeOrderedId,
   writeUsageBatch,
 } from "@gateway/db/data-plane";
 import {
   type DeliveryTargets,
   type NotificationChannelConfig,
   type TelemetryDestinationConfig,
+  type UsageJournal,
   checkReadiness,
   combineCallObservers,
+  openUsageJournal,
 } from "@gateway/pipeline";
 import { type GatewayLogger, type GatewayRuntime, createGatewayRuntime } from "./create-gateway-runtime.js";
 import { createGatewayServer } from "./create-gateway-server.js";
@@ -69,7 +77,27 @@ export async function serveGateway<D extends ServableDatabase>(
   logger: GatewayLogger,
 ): Promise<RunningGateway<D>> {
   let metricsServer: Server | null = null;
+  let usageWriterThread: UsageWriterThread | null = null;
+  let usageJournal: UsageJournal | null = null;
   try {
+    // Embedded SQLite runs synchronously in the calling thread: its usage inserts and commit fsyncs
+    // go to a worker thread with its own connection. PostgreSQL writes are network I/O (never on the event loop).
+    const sqliteFile = database.provider === "sqlite" ? resolveDatabaseUrl(settings.databaseUrl, settings.dataDirectory) : null;
+    if (settings.usageWriterThread && sqliteFile !== null && sqliteFile.filePath !== null) {
+      usageWriterThread = openUsageWriterThread({ url: sqliteFile.url });
+    }
+    const thread = usageWriterThread;
+    const writeUsage = (events: UsageEventRecord[], options: { skipStored?: boolean } = {}): Promise<number> =>
+      thread === null ? writeUsageBatch(database, events, options) : thread.write(events, options);
+    if (settings.usageDurability === "journal") {
+      usageJournal = openUsageJournal({
+        directory: path.join(settings.dataDirectory, "usage-journal"),
+        createId: timeOrderedId,
+        syncIntervalMs: settings.usageJournalSyncMs,
+        onError: (error) => logger.error("Usage journal error.", error),
+      });
+      await replayUsageJournal(usageJournal, writeUsage, logger);
+    }
     const metrics = settings.metricsPort !== null || settings.metricsToken !== undefined ? createGatewayMetrics() : null;
     const requestLogger = isJsonLogger(logger) && logger.logsRequests ? logger : null;
     const annotations = requestLogger === null ? null : createRequestAnnotations();
@@ -116,7 +144,8 @@ export async function serveGateway<D extends ServableDatabase>(
           logger.error("Recording a delivery outcome failed.", error),
         );
       },
-      sink: { write: async (events) => void (await writeUsageBatch(database, events)) },
+      sink: { write: async (events) => void (await writeUsage(events)) },
+      ...(usageJournal === null ? {} : { usageJournal }),
       // MCP servers' OAuth grants, refreshed on the raw driver (the writes reach every instance as a snapshot change).
       mcpGrants: {
         read: (serverId) => readMcpServerGrant(database, serverId, { secretBox }),
@@ -131,8 +160,8 @@ export async function serveGateway<D extends ServableDatabase>(
       },
       settings: {
         ...settings,
-        // SQLite writes on the event loop: smaller batches keep each pause short.
-        usageBatchSize: settings.usageBatchSize ?? (database.provider === "sqlite" ? 100 : 500),
+        // SQLite writes on the event loop (no writer thread): smaller batches keep each pause short.
+        usageBatchSize: settings.usageBatchSize ?? (database.provider === "sqlite" && thread === null ? 100 : 500),
       },
       logger,
     });
@@ -191,6 +220,7 @@ export async function serveGateway<D extends ServableDatabase>(
           }
           clearInterval(sweepTimer);
           await runtime.close({ timeoutMs: settings.shutdownTimeoutMs });
+          await thread?.close();
           await database.close();
         })();
         return closing;
@@ -198,8 +228,37 @@ export async function serveGateway<D extends ServableDatabase>(
     };
   } catch (error) {
     metricsServer?.close();
+    await usageJournal?.close().catch(() => undefined);
+    await usageWriterThread?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Writes the events a killed process left in the journal (skipping those it had already written),
+ * before the gateway serves. A failure is logged and leaves them in the journal for the next start.
+ */
+async function replayUsageJournal(
+  journal: UsageJournal,
+  writeUsage: (events: UsageEventRecord[], options: { skipStored: boolean }) => Promise<number>,
+  logger: GatewayLogger,
+): Promise<void> {
+  const events = journal.recovered;
+  if (events.length === 0) return;
+  let written = 0;
+  try {
+    for (let start = 0; start < events.length; start += 500) {
+      const batch = events.slice(start, start + 500);
+      written += await writeUsage(batch, { skipStored: true });
+      journal.acknowledge(batch);
+    }
+    logger.info(`Usage journal: wrote ${written} usage event(s) a previous process had not written (${events.length - written} were already stored).`, {
+      replayed: written,
+      already_stored: events.length - written,
+    });
+  } catch (error) {
+    logger.error(`Usage journal: writing the ${events.length} event(s) of a previous process failed; they stay in the journal for the next start.`, error);
   }
 }
 

@@ -15,6 +15,12 @@ export type UsageEndpoint =
  * the database layer.
  */
 export interface UsageEventRecord {
+  /**
+   * The stored row's id. Unset: the database layer assigns one when it inserts the event. Set
+   * when the event is journaled before its write (`GATEWAY_USAGE_DURABILITY=journal`), so that
+   * a replay after a crash inserts it at most once.
+   */
+  id?: string;
   /** The gateway's own request id (`req_...`). */
   requestId: string;
   /** The caller's `X-Request-ID`, if any. */

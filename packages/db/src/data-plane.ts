@@ -33,6 +33,8 @@ export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from ".
 export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
 export { writeUsageBatch, appendUsageEvents, applyUsageRollups } from "./usage-events.js";
 export type { UsageBatchOptions } from "./usage-events.js";
+export { openUsageWriterThread } from "./open-usage-writer-thread.js";
+export type { UsageWriterThread, UsageWriterThreadOptions } from "./open-usage-writer-thread.js";
 export { listEnabledTelemetryDestinations, recordTelemetryDelivery } from "./telemetry-destinations.js";
 export type { TelemetryDestinationWithConfig, TelemetryDestinationRecord } from "./telemetry-destinations.js";
 export { listEnabledNotificationChannels, recordNotificationDelivery } from "./notification-channels.js";

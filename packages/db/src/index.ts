@@ -68,6 +68,8 @@ export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChange
 // Usage
 export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRollups, rollupModelKey } from "./usage-events.js";
 export type { StoredUsageEvent, UsageBatchOptions } from "./usage-events.js";
+export { openUsageWriterThread } from "./open-usage-writer-thread.js";
+export type { UsageWriterThread, UsageWriterThreadOptions } from "./open-usage-writer-thread.js";
 export { listUsageEvents, listDailyUsage } from "./usage-queries.js";
 export type { ListUsageEventsOptions, ListDailyUsageOptions, DailyUsageRow } from "./usage-queries.js";
 export { listUsageSeries, usageLatencyBucketBoundsMs } from "./usage-series.js";

@@ -1,10 +1,8 @@
 import type { UsageEventRecord } from "@gateway/contracts";
-import type { GatewayPrismaClient } from "./create-database.js";
 import type { DatabaseProvider } from "./database-url.js";
 import type { SqlStatement } from "./statement-runner.js";
 import { type SqlClient, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
 import { timeOrderedId } from "./time-ordered-id.js";
-import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 
 /** A stored usage event (the record plus its id). */
 export interface StoredUsageEvent extends UsageEventRecord {
@@ -19,6 +17,11 @@ export interface UsageBatchOptions {
    * runs in-process and one single-row statement, prepared once and reused, is cheapest.
    */
   chunkSize?: number;
+  /**
+   * Skip events whose `id` is already stored (read first, in chunks): a journal replay after a
+   * crash may hold events that were written just before it. Their rollups are not counted again.
+   */
+  skipStored?: boolean;
 }
 
 /** The default rows per statement of each dialect (see `UsageBatchOptions.chunkSize`). */
@@ -50,7 +53,7 @@ function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unkno
   const content = event.content === null || event.content === undefined || event.endpoint === "decisions" ? null : JSON.stringify(event.content);
   const cost = toInteger(event.costMicros);
   return [
-    timeOrderedId(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
+    event.id ?? timeOrderedId(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
     event.apiKeyId, event.userId, event.endpoint, event.requestedModel, event.routeId, event.provider, event.model,
     Math.trunc(event.status), event.errorCode, toInteger(event.inputTokens), toInteger(event.outputTokens),
     toInteger(event.cacheReadTokens), toInteger(event.cacheWriteTokens), toInteger(event.reasoningTokens ?? 0),
@@ -68,7 +71,8 @@ export function usageEventStatements(provider: DatabaseProvider, events: UsageEv
   for (let start = 0; start < events.length; start += rowsPerStatement) {
     const builder = placeholders(provider);
     const rows = events.slice(start, start + rowsPerStatement).map((event) => `(${eventValues(provider, event).map((value) => builder.add(value)).join(", ")})`);
-    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")}`, args: builder.args });
+    // An event that carries its id (journaled) and is already stored is not inserted twice.
+    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, args: builder.args });
   }
   return statements;
 }
@@ -188,49 +192,30 @@ export async function applyUsageRollups(db: SqlClient, events: UsageEventRecord[
   await runInTransaction(db, usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize));
 }
 
+/** The events whose `id` is not stored yet (events without an id are always new). */
+async function withoutStoredEvents(db: SqlClient, events: UsageEventRecord[]): Promise<UsageEventRecord[]> {
+  const stored = new Set<string>();
+  const withIds = events.filter((event) => event.id !== undefined);
+  for (let start = 0; start < withIds.length; start += 500) {
+    const ids = withIds.slice(start, start + 500).map((event) => event.id!);
+    const list = ids.map((_, index) => sqlPlaceholder(db.provider, index + 1)).join(", ");
+    const rows = await db.queryStatement({ sql: `SELECT "id" FROM "usage_events" WHERE "id" IN (${list})`, args: ids });
+    for (const row of rows) stored.add(String(row.id));
+  }
+  return stored.size === 0 ? events : events.filter((event) => event.id === undefined || !stored.has(event.id));
+}
+
 /**
  * What the gateway's batched usage writer calls: inserts the events AND increments the daily
- * rollups in ONE transaction, so a retried batch never counts twice in the rollups.
+ * rollups in ONE transaction, so a retried batch never counts twice in the rollups. Returns
+ * the number of events written (without those skipped by `skipStored`).
  */
 export async function writeUsageBatch(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+  if (options.skipStored) events = await withoutStoredEvents(db, events);
   if (events.length === 0) return 0;
   await runInTransaction(db, [
     ...usageEventStatements(db.provider, events, options.chunkSize),
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
   ]);
   return events.length;
-}
-
-/** Maps a stored row back to the record shape. */
-export function toUsageEventRecord(row: Awaited<ReturnType<GatewayPrismaClient["usageEvent"]["findFirstOrThrow"]>>): StoredUsageEvent {
-  return {
-    id: row.id,
-    requestId: row.requestId,
-    traceId: row.traceId,
-    occurredAt: row.occurredAt,
-    organizationId: row.organizationId,
-    projectId: row.projectId,
-    apiKeyId: row.apiKeyId,
-    userId: row.userId,
-    endpoint: row.endpoint as UsageEventRecord["endpoint"],
-    requestedModel: row.requestedModel,
-    routeId: row.routeId,
-    provider: row.provider,
-    model: row.model,
-    status: row.status,
-    errorCode: row.errorCode,
-    inputTokens: row.inputTokens,
-    outputTokens: row.outputTokens,
-    cacheReadTokens: row.cacheReadTokens,
-    cacheWriteTokens: row.cacheWriteTokens,
-    reasoningTokens: row.reasoningTokens,
-    costMicros: Number(row.costMicros),
-    budgetOutcome: row.budgetOutcome,
-    latencyMs: row.latencyMs,
-    timeToFirstByteMs: row.timeToFirstByteMs,
-    clientLabel: row.clientLabel,
-    sessionId: row.sessionId,
-    guardrailFlags: parseJsonColumn(stringArraySchema, row.guardrailFlags, `usage_events ${row.id} guardrail_flags`),
-    content: row.content ?? null,
-  };
 }

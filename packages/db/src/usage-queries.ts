@@ -1,6 +1,8 @@
-import type { DatabaseClient } from "./create-database.js";
+import type { UsageEventRecord } from "@gateway/contracts";
+import type { DatabaseClient, GatewayPrismaClient } from "./create-database.js";
+import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 import { afterTimeCursor, decodeTimeCursor, pageSize, toPage, type Page } from "./repository-support.js";
-import { toUsageEventRecord, type StoredUsageEvent } from "./usage-events.js";
+import type { StoredUsageEvent } from "./usage-events.js";
 
 /** Filters of `listUsageEvents`. */
 export interface ListUsageEventsOptions {
@@ -118,4 +120,38 @@ export async function listDailyUsage(db: DatabaseClient, options: ListDailyUsage
       costMicros: sum("costMicros"),
     };
   });
+}
+
+/** Maps a stored row back to the record shape. */
+export function toUsageEventRecord(row: Awaited<ReturnType<GatewayPrismaClient["usageEvent"]["findFirstOrThrow"]>>): StoredUsageEvent {
+  return {
+    id: row.id,
+    requestId: row.requestId,
+    traceId: row.traceId,
+    occurredAt: row.occurredAt,
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    apiKeyId: row.apiKeyId,
+    userId: row.userId,
+    endpoint: row.endpoint as UsageEventRecord["endpoint"],
+    requestedModel: row.requestedModel,
+    routeId: row.routeId,
+    provider: row.provider,
+    model: row.model,
+    status: row.status,
+    errorCode: row.errorCode,
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    cacheReadTokens: row.cacheReadTokens,
+    cacheWriteTokens: row.cacheWriteTokens,
+    reasoningTokens: row.reasoningTokens,
+    costMicros: Number(row.costMicros),
+    budgetOutcome: row.budgetOutcome,
+    latencyMs: row.latencyMs,
+    timeToFirstByteMs: row.timeToFirstByteMs,
+    clientLabel: row.clientLabel,
+    sessionId: row.sessionId,
+    guardrailFlags: parseJsonColumn(stringArraySchema, row.guardrailFlags, `usage_events ${row.id} guardrail_flags`),
+    content: row.content ?? null,
+  };
 }

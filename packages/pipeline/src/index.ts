@@ -69,6 +69,8 @@ export type { ResponseStore, StoredResponse } from "./runtime/response-store.js"
 export { createUsageQueue } from "./runtime/usage-queue.js";
 export type { UsageQueue, UsageQueueSettings } from "./runtime/usage-queue.js";
 export type { UsageSink } from "./runtime/usage-sink.js";
+export { openUsageJournal } from "./runtime/usage-journal.js";
+export type { UsageJournal, UsageJournalSettings } from "./runtime/usage-journal.js";
 export { createAdapterRegistry } from "./runtime/adapter-registry.js";
 export type { AdapterRegistry } from "./runtime/adapter-registry.js";
 export { createRedisAffinityStore } from "./runtime/redis-affinity-store.js";

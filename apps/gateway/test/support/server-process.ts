@@ -3,8 +3,11 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The built standalone server entry. */
-export const serverEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
+/**
+ * The built standalone server entry (`GATEWAY_TEST_SERVER_ENTRY` runs the suites against another
+ * build, e.g. to check that a new test fails on the previous release).
+ */
+export const serverEntry = process.env.GATEWAY_TEST_SERVER_ENTRY ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/main.js");
 
 /** A `node dist/main.js` child process that is listening. */
 export interface ServerProcess {

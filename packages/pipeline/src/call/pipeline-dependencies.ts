@@ -10,8 +10,14 @@ import type { ResponseStore } from "../runtime/response-store.js";
 export interface PipelineDependencies {
   /** The in-memory control-plane snapshot (a {@link SnapshotHolder}). */
   snapshots: { current(): CompiledSnapshot };
-  /** Where usage events go (a {@link UsageQueue}); `enqueue` must not block. */
-  usage: { enqueue(event: UsageEventRecord): void };
+  /**
+   * Where usage events go (a {@link UsageQueue}); `enqueue` must not block. With `record`, an
+   * inference call's event is also handed over synchronously when the call ends, BEFORE its answer
+   * is written (a durable journal needs it then; `enqueue` follows once the admission is settled,
+   * which can take a Redis round trip). `record` may give the event an `id`: the event passed to
+   * `enqueue` keeps it, and is passed to `record` again first when settling changed it.
+   */
+  usage: { enqueue(event: UsageEventRecord): void; record?(event: UsageEventRecord): void };
   adapters: AdapterRegistry;
   /** Rate limits and budgets (`createAdmissionController` over a memory or Redis store). */
   admission: AdmissionController;

@@ -1,5 +1,5 @@
-import type { Admission } from "@gateway/budget";
-import type { NormalizedUsage } from "@gateway/contracts";
+import type { Admission, BudgetThresholdCrossing } from "@gateway/budget";
+import type { NormalizedUsage, UsageEventRecord } from "@gateway/contracts";
 import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
 import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
 import { type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
@@ -15,6 +15,7 @@ import { type RequestContext, createRequestContext } from "../stages/request-con
 import type { RequestHeaders } from "../stages/request-headers.js";
 import { type RoutePlan, resolveRoute } from "../stages/resolve-route.js";
 import { settleCall } from "../stages/settle-call.js";
+import { settleCost } from "../stages/settle-cost.js";
 import { type CallLifetime, createCallLifetime } from "./call-lifetime.js";
 import type { EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./inference-endpoint.js";
 import type { InferenceCallObservation } from "./inference-call-observer.js";
@@ -305,7 +306,19 @@ function estimatedInputTokens(input: InferenceCallInput, request: unknown): numb
   return Math.ceil(characters / charactersPerToken);
 }
 
-/** Settles (or releases) the admission off the response path, then queues the usage event. */
+/** The cost `settleCall` will compute (0 when it cannot be computed, as there). */
+function costBeforeSettling(call: { target: CallTarget | null; usage: NormalizedUsage | null }): number {
+  try {
+    return call.usage === null || call.target === null ? 0 : settleCost(call.target, call.usage);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Settles (or releases) the admission off the response path, then queues the usage event (handed
+ * to `usage.record` first, synchronously, when the dependencies have it).
+ */
 function finishCall<Request, Target extends CallTarget>(
   dependencies: PipelineDependencies,
   input: InferenceCallInput,
@@ -324,8 +337,8 @@ function finishCall<Request, Target extends CallTarget>(
   },
 ): void {
   const endedAt = Date.now();
-  void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage }).then((settled) => {
-    const event = buildUsageEvent({
+  const buildEvent = (costMicros: number, thresholdCrossings: readonly BudgetThresholdCrossing[]) =>
+    buildUsageEvent({
       context: call.context,
       requestId: input.requestId,
       endpoint: endpoint.name,
@@ -338,16 +351,26 @@ function finishCall<Request, Target extends CallTarget>(
       status: end.status,
       errorCode: end.error?.code ?? null,
       usage: call.usage,
-      costMicros: settled.costMicros,
-      budgetOutcome: describeBudgetOutcome({
-        admission: call.admission,
-        error: end.error ?? undefined,
-        thresholdCrossings: settled.thresholdCrossings,
-      }),
+      costMicros,
+      budgetOutcome: describeBudgetOutcome({ admission: call.admission, error: end.error ?? undefined, thresholdCrossings }),
       timeToFirstByteMs: end.timeToFirstByteMs,
       guardrailFlags: call.guardrailFlags,
       content: call.captureContent ? end.content : null,
     });
+  // Recorded before the answer is written: only a threshold crossing (known after settling) or a
+  // failed cost computation can change it.
+  const recorded = dependencies.usage.record === undefined ? null : buildEvent(costBeforeSettling(call), []);
+  if (recorded !== null) dependencies.usage.record!(recorded);
+  void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage }).then((settled) => {
+    let event: UsageEventRecord;
+    if (recorded !== null && recorded.costMicros === settled.costMicros && settled.thresholdCrossings.length === 0) event = recorded;
+    else {
+      event = buildEvent(settled.costMicros, settled.thresholdCrossings);
+      if (recorded !== null) {
+        if (recorded.id !== undefined) event.id = recorded.id;
+        dependencies.usage.record!(event);
+      }
+    }
     dependencies.usage.enqueue(event);
     if (observation === undefined) return;
     try {
