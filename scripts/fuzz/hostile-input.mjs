@@ -111,6 +111,15 @@ function defineOwn(target, key, value) {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** A deep copy (generated constants are shared between runs and must never be changed in place). */
+function copyOf(value) {
+  if (value === null || typeof value !== "object" || value instanceof RawJson) return value;
+  if (Array.isArray(value)) return value.map(copyOf);
+  const copy = {};
+  for (const [key, item] of Object.entries(value)) defineOwn(copy, key, copyOf(item));
+  return copy;
+}
+
 /** Every object and array inside `value` (the root included), with the keys found in objects. */
 function containersOf(value, found = { containers: [], keys: new Set() }, depth = 0) {
   if (value === null || typeof value !== "object" || value instanceof RawJson || depth > 12) return found;
@@ -167,7 +176,8 @@ function mutationArbitrary(options) {
   });
 }
 
-function applyMutation(body, mutation) {
+function applyMutation(body, generated) {
+  const mutation = { ...generated, value: copyOf(generated.value) };
   const { containers, keys } = containersOf(body);
   if (containers.length === 0) return mutation.value;
   const container = containers[mutation.target % containers.length];
@@ -179,7 +189,7 @@ function applyMutation(body, mutation) {
     case "wrap": {
       const key = pickExisting();
       if (key === undefined) return body;
-      if (mutation.kind === "wrap") container[key] = [container[key], container[key]];
+      if (mutation.kind === "wrap") container[key] = [container[key], copyOf(container[key])];
       else if (Array.isArray(container)) container[key] = mutation.value;
       else defineOwn(container, key, mutation.value);
       return body;
@@ -213,7 +223,7 @@ export function hostileBody(valid, options = {}) {
   const bodies = Array.isArray(valid) ? valid : [valid];
   const mutated = fc
     .tuple(fc.constantFrom(...bodies), fc.array(mutationArbitrary(options), { minLength: 1, maxLength: 3 }))
-    .map(([body, mutations]) => toBodyText(mutations.reduce((current, mutation) => applyMutation(current, mutation), structuredClone(body))));
+    .map(([body, mutations]) => toBodyText(mutations.reduce((current, mutation) => applyMutation(current, mutation), copyOf(body))));
   return fc.oneof(
     { arbitrary: mutated, weight: 12 },
     { arbitrary: fc.constantFrom(...bodies).map((body) => toBodyText(body)), weight: 1 },
