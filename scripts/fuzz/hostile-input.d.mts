@@ -17,6 +17,7 @@ export interface HostileOptions {
   deepDepths?: number[];
 }
 export declare function hostileValue(options?: HostileOptions): Arbitrary<unknown>;
+export declare function focusedBody(valid: unknown, focus: "inherited" | "numbers" | "deep" | "surrogates", options?: HostileOptions): Arbitrary<string>;
 export declare function hostileBody(valid: unknown, options?: HostileOptions): Arbitrary<string>;
 export declare const contentTypes: readonly (string | undefined)[];
 export declare const headerText: Arbitrary<string>;

@@ -164,16 +164,43 @@ export function hostileValue(options = {}) {
 
 /** One change to a valid body: replace, add (inherited names first), delete or wrap a field. */
 function mutationArbitrary(options) {
-  return fc.record({
-    kind: fc.constantFrom("replace", "replace", "add", "add", "delete", "wrap"),
-    target: fc.nat(),
-    key: fc.oneof(
-      { arbitrary: fc.constantFrom(...inheritedNames), weight: 3 },
-      { arbitrary: fc.nat(), weight: 3 }, // an existing key, by index
-      { arbitrary: fc.string({ unit: "binary", maxLength: 12 }), weight: 1 },
-    ),
-    value: hostileValue(options),
-  });
+  const { focus } = options;
+  const anyKey = fc.oneof(
+    { arbitrary: fc.constantFrom(...inheritedNames), weight: 3 },
+    { arbitrary: fc.nat(), weight: 3 }, // an existing key, by index
+    { arbitrary: fc.string({ unit: "binary", maxLength: 12 }), weight: 1 },
+  );
+  if (focus === "inherited") {
+    const value = fc.constantFrom({}, [], null, 1, "x", true);
+    return fc.record({ kind: fc.constant("add"), target: fc.nat(), key: fc.constantFrom(...inheritedNames), value });
+  }
+  if (focus === "numbers") {
+    const value = fc.oneof(fc.constantFrom(...hostileNumbers), fc.constantFrom(new RawJson("1e400"), new RawJson("123456789012345678901234567890")));
+    return fc.record({ kind: fc.constant("replaceNumber"), target: fc.nat(), key: fc.nat(), value });
+  }
+  if (focus === "surrogates") {
+    const value = fc.constantFrom("\ud800", "a\udfffb", "\udc00\ud800", "\ud800@x.com", "x\ud83d");
+    return fc.record({ kind: fc.constant("replaceString"), target: fc.nat(), key: fc.nat(), value });
+  }
+  if (focus === "deep") {
+    const { deepDepths } = { ...defaults, ...options };
+    const value = fc.constantFrom(...deepDepths).chain((depth) => fc.constantFrom(deepJson(depth, "array"), deepJson(depth, "object")));
+    return fc.record({ kind: fc.constantFrom("replace", "add"), target: fc.nat(), key: fc.nat(), value });
+  }
+  return fc.record({ kind: fc.constantFrom("replace", "replace", "add", "add", "delete", "wrap"), target: fc.nat(), key: anyKey, value: hostileValue(options) });
+}
+
+/**
+ * Bodies of one class only: valid bodies with one or two changes that all add inherited
+ * property names (`inherited`), put out-of-domain numbers where values were (`numbers`), or
+ * nest values deeply (`deep`), or put lone UTF-16 surrogates where strings were (`surrogates`).
+ * The classes issue 12 names, so that a few runs find them.
+ */
+export function focusedBody(valid, focus, options = {}) {
+  const bodies = Array.isArray(valid) ? valid : [valid];
+  return fc
+    .tuple(fc.constantFrom(...bodies), fc.array(mutationArbitrary({ ...options, focus }), { minLength: 1, maxLength: 2 }))
+    .map(([body, mutations]) => toBodyText(mutations.reduce((current, mutation) => applyMutation(current, mutation), copyOf(body))));
 }
 
 function applyMutation(body, generated) {
@@ -185,6 +212,26 @@ function applyMutation(body, generated) {
   const knownKeys = [...keys];
   const pickExisting = () => (ownKeys.length === 0 ? undefined : ownKeys[(typeof mutation.key === "number" ? mutation.key : 0) % ownKeys.length]);
   switch (mutation.kind) {
+    case "replaceString": {
+      // A field that holds a string in the valid body (a name, an e-mail, a URL), else any field.
+      const textual = containers.flatMap((candidate) =>
+        Array.isArray(candidate) ? [] : Object.keys(candidate).filter((key) => typeof candidate[key] === "string").map((key) => [candidate, key]),
+      );
+      if (textual.length === 0) return applyMutation(body, { ...mutation, kind: "replace" });
+      const [holder, key] = textual[mutation.key % textual.length];
+      defineOwn(holder, key, mutation.value);
+      return body;
+    }
+    case "replaceNumber": {
+      // A field that holds a number in the valid body (max_tokens, temperature...), else any field.
+      const numeric = containers.flatMap((candidate) =>
+        Array.isArray(candidate) ? [] : Object.keys(candidate).filter((key) => typeof candidate[key] === "number").map((key) => [candidate, key]),
+      );
+      if (numeric.length === 0) return applyMutation(body, { ...mutation, kind: "replace" });
+      const [holder, key] = numeric[mutation.key % numeric.length];
+      defineOwn(holder, key, mutation.value);
+      return body;
+    }
     case "replace":
     case "wrap": {
       const key = pickExisting();

@@ -4,6 +4,7 @@ import {
   answerProblems,
   assertProperty,
   contentTypes,
+  focusedBody,
   headerText,
   hostileBody,
   hostileSegment,
@@ -184,6 +185,32 @@ describe("the dashboard under hostile input", () => {
           if (problems.length > 0) throw new Error(problems.join("\n"));
         }),
         { numRuns: runs, seed, endOnFailure: true },
+      );
+    },
+    60_000,
+  );
+
+  // The classes issue 12 names, on every route with a body, signed in: lone surrogates reaching
+  // the database or a URL parser, inherited property names, numbers beyond their domain, deep
+  // nesting. The surrogate and deep classes fail on main until part A lands.
+  const withBody = all.filter((operation) => operation.example !== undefined && operation.path !== "/v1/auth/logout");
+  it.each(["surrogates", "inherited", "numbers", "deep"] as const)(
+    "routes with a body, %s: no 5xx",
+    async (focus) => {
+      await assertProperty(
+        fc.asyncProperty(
+          fc.constantFrom(...withBody).chain((operation) => fc.tuple(fc.constant(operation), focusedBody(operation.example, focus, sizes))),
+          async ([operation, body]) => {
+            // The seeded resources' ids: the body is what is under test here.
+            const path = fillPath(operation.path, ids);
+            const signedIn = operation.path !== "/v1/auth/login" && operation.path !== "/v1/auth/invitations/accept";
+            const request = { method: operation.method, path, headers: { cookie: signedIn ? ownerCookie : undefined, origin: dashboardOrigin, "content-type": "application/json" }, body };
+            const problems = await send(request);
+            await keepSignedIn(request);
+            if (problems.length > 0) throw new Error(problems.join("\n"));
+          },
+        ),
+        { numRuns: runs * 3, seed, endOnFailure: true },
       );
     },
     60_000,

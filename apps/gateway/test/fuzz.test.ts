@@ -9,6 +9,7 @@ import {
   authorizationShapes,
   contentTypes,
   extraHeaders,
+  focusedBody,
   headerText,
   hostileBody,
   hostileSegment,
@@ -21,14 +22,14 @@ import { createTemporaryDirectory } from "./support/temporary-directory.js";
 // 5xx, always carries `x-request-id`, errors are the documented error body, and neither the
 // caller's key nor a connection's provider credential ever appears in it. The gateway runs on
 // SQLite with a configuration file (a connection of every kind to a mock provider speaking the
-// providers' wire formats); runs are seeded and bounded (FUZZ_RUNS per property, default 40).
+// providers' wire formats); runs are seeded and bounded (FUZZ_RUNS per property, default 30).
 //
 // On main before the other parts of issue 12 are merged these properties find 500s (deep JSON,
 // numbers beyond 2^53 under a hard budget, inherited property names like `__proto__` or
 // `valueOf` in translated bodies, Node's parser-level rejections without an id): they fail
 // only because of those pending fixes and must pass once parts A and B are merged.
 
-const runs = Number(process.env.FUZZ_RUNS ?? "40");
+const runs = Number(process.env.FUZZ_RUNS ?? "30");
 const seed = Number(process.env.FUZZ_SEED ?? "1212");
 /** Smaller than `pnpm fuzz` uses, so that the file stays within CI time. */
 const sizes = { hugeLength: 32 * 1024, deepDepths: [1000, 10_000, 50_000] };
@@ -102,6 +103,24 @@ describe("the gateway under hostile input", () => {
           if (problems.length > 0) throw new Error(problems.join("\n"));
         }),
         { numRuns: runs, seed, endOnFailure: true },
+      );
+    },
+    60_000,
+  );
+
+  // The classes issue 12 names, a few runs each per route with a valid key: inherited property
+  // names (part B), numbers beyond their domain under a hard budget and with prices (part B) and
+  // deep nesting inside forwarded fields (part A). These fail on main until those parts land.
+  const classes = ["inherited", "numbers", "deep"] as const;
+  it.each(withBodies.flatMap((route) => classes.map((focus) => [`${route.method} ${route.path}`, focus, route] as const)))(
+    "%s, %s: no 5xx",
+    async (_name, focus, route) => {
+      await assertProperty(
+        fc.asyncProperty(focusedBody(route.bodies, focus, sizes), fc.constantFrom(secrets.apiKey, secrets.cappedApiKey), async (body, key) => {
+          const problems = await send({ method: route.method, path: route.path, headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body });
+          if (problems.length > 0) throw new Error(problems.join("\n"));
+        }),
+        { numRuns: Math.ceil(runs / 2), seed, endOnFailure: true },
       );
     },
     60_000,
