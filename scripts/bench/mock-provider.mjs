@@ -1,5 +1,8 @@
-// A local OpenAI-compatible provider for benchmarks: fixed latency, JSON or SSE answers, for chat
-// completions and (any path ending in /responses) the Responses API.
+// A local provider for benchmarks and `pnpm fuzz`: fixed latency, JSON or SSE answers, for OpenAI
+// chat completions, the Responses API (any path ending in /responses) and embeddings, Anthropic
+// messages and count_tokens, and the System One decision contract. Whatever JSON it receives, it
+// answers (an unusable body gets the provider's own 400), so a gateway in front of it never sees
+// a provider that fails because of what a client sent.
 import { createServer } from "node:http";
 
 /**
@@ -15,17 +18,74 @@ export async function startMockProvider({ latencyMs = 0, streamChunks = 8 } = {}
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
       } catch {
+        body = null;
+      }
+      if (body === null || typeof body !== "object" || Array.isArray(body)) {
         response.writeHead(400, { "content-type": "application/json" });
         response.end(JSON.stringify({ error: { message: "bad json", type: "invalid_request_error", param: null, code: null } }));
         return;
       }
-      const responses = (request.url ?? "").endsWith("/responses");
-      const answer = () =>
-        responses ? (body.stream ? sendResponsesStream(response, body) : sendResponsesJson(response, body)) : body.stream ? sendStream(response, body) : sendJson(response, body);
+      const path = (request.url ?? "").split("?")[0];
+      const answer = () => {
+        if (path.endsWith("/messages/count_tokens")) return sendJsonBody(response, { input_tokens: 12 });
+        if (path.endsWith("/messages")) return body.stream === true ? sendAnthropicStream(response, body) : sendAnthropicJson(response, body);
+        if (path.endsWith("/embeddings")) return sendEmbeddings(response, body);
+        if (path.endsWith("/systemone")) return sendDecision(response, body);
+        if (path.endsWith("/responses")) return body.stream ? sendResponsesStream(response, body) : sendResponsesJson(response, body);
+        return body.stream ? sendStream(response, body) : sendJson(response, body);
+      };
       if (latencyMs > 0) setTimeout(answer, latencyMs);
       else answer();
     });
   });
+
+  function sendJsonBody(response, value) {
+    const payload = JSON.stringify(value);
+    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
+    response.end(payload);
+  }
+
+  const modelOf = (body) => (typeof body.model === "string" ? body.model : "bench");
+
+  function sendAnthropicJson(response, body) {
+    sendJsonBody(response, {
+      id: "msg_bench", type: "message", role: "assistant", model: modelOf(body), content: [{ type: "text", text: "Hello from the benchmark provider." }],
+      stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 12, output_tokens: 7 },
+    });
+  }
+
+  function sendAnthropicStream(response, body) {
+    response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const write = (type, payload) => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`);
+    write("message_start", { message: { id: "msg_bench", type: "message", role: "assistant", model: modelOf(body), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } });
+    write("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    for (let index = 0; index < streamChunks; index += 1) write("content_block_delta", { index: 0, delta: { type: "text_delta", text: `token${index} ` } });
+    write("content_block_stop", { index: 0 });
+    write("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: streamChunks } });
+    write("message_stop", {});
+    response.end();
+  }
+
+  function sendEmbeddings(response, body) {
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    sendJsonBody(response, {
+      object: "list", model: modelOf(body), data: inputs.map((_input, index) => ({ object: "embedding", index, embedding: [0.1, -0.2, 0.3] })),
+      usage: { prompt_tokens: 3 * inputs.length, total_tokens: 3 * inputs.length },
+    });
+  }
+
+  /** System One: answers every question (noul 0.25, the first choice, the first score). */
+  function sendDecision(response, body) {
+    const questions = body.questions !== null && typeof body.questions === "object" ? body.questions : {};
+    const answers = {};
+    for (const [key, question] of Object.entries(questions)) {
+      const kind = question?.type;
+      const criteria = question?.criteria !== null && typeof question?.criteria === "object" ? question.criteria : {};
+      const value = kind === "noul" ? { type: "noul", noul: 0.25 } : kind === "choice" ? { type: "choice", choice: Object.keys(criteria)[0] ?? "" } : { type: "score", score: 1 };
+      Object.defineProperty(answers, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    sendJsonBody(response, { answers, model: modelOf(body), usage: { input_tokens: 30, output_tokens: 3, total_tokens: 33 } });
+  }
 
   function sendJson(response, body) {
     const payload = JSON.stringify({
