@@ -132,7 +132,7 @@ async function measureVariant({ name, env, mockUrl, sinkUrl }) {
       const database = createDatabase({ url: databaseUrl });
       const secretBox = loadSecretBoxFromEnvironment({ env: { GATEWAY_SECRET_KEY: secretKey }, dataDirectory: workDirectory, logger: { info() {}, warn() {} } });
       const organization = await database.prisma.organization.findFirst({ where: { slug: "bench" } });
-      await createTelemetryDestination(database, { organizationId: organization.id, name: "sink", kind: "otlp_http", config: { endpoint: sinkUrl } }, { secretBox });
+      await createTelemetryDestination(database, { organizationId: organization.id, name: "sink", kind: "otlp_http", config: { kind: "otlp_http", endpoint: sinkUrl } }, { secretBox });
       await database.close();
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
