@@ -5,7 +5,8 @@
 // time per request, peak RSS, and a bare Express 5 proxy's throughput for reference. The machine
 // is shared: read the gateway against the bare proxy measured next to it, not against absolutes.
 // BENCH_SECONDS (default 8) per scenario, BENCH_RATES (default 500,1000), BENCH_STREAM_RATE
-// (default 300), BENCH_ROUNDS (default 2) rounds of the rate scenarios, BENCH_CONCURRENCY (64).
+// (default 300), BENCH_ROUNDS (default 2) rounds of the rate scenarios, BENCH_CONCURRENCY (64);
+// BENCH_GATEWAY_ENTRY (default apps/gateway/dist/main.js) runs another build, for A/B comparisons.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -104,7 +105,7 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv =
   const port = await freePort();
   const gateway = startProcess(
     process.execPath,
-    [...gatewayNodeArgs, join(root, "apps/gateway/dist/main.js")],
+    [...gatewayNodeArgs, join(root, process.env.BENCH_GATEWAY_ENTRY ?? "apps/gateway/dist/main.js")],
     {
       DATABASE_URL: `file:${join(workDirectory, "gateway.db")}`,
       GATEWAY_CONFIG: configPath,
