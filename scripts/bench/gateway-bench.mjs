@@ -184,12 +184,29 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv =
   };
 }
 
-/** Closed-loop load on the gateway for profiling; returns throughput, CPU per request and peak RSS. */
-export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8, concurrency = 64 } = {}) {
+/**
+ * Load on the gateway for profiling: closed loop (`concurrency` connections), or open loop at
+ * `rate` requests per second when given (then with latency percentiles, the gateway's event-loop
+ * delay and GCs over the run); returns throughput, CPU per request and peak RSS.
+ */
+export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8, concurrency = 64, rate = null } = {}) {
   const environment = await startBenchEnvironment({ gatewayNodeArgs: nodeArgs });
   try {
     await closedLoop({ target: environment.viaGateway(false), concurrency: 16, durationSeconds: 2 });
     const cpuBefore = readCpuMicros(environment.gateway.child.pid);
+    if (rate !== null) {
+      const { result, loop } = await withGatewayLoopStats(environment.metricsUrl, () => openLoop({ target: environment.viaGateway(false), rate, durationSeconds: duration }));
+      const cpuMicros = readCpuMicros(environment.gateway.child.pid) - cpuBefore;
+      return {
+        rate,
+        p50Ms: percentile(result.latencies, 0.5),
+        p99Ms: percentile(result.latencies, 0.99),
+        errors: result.errors,
+        cpuMicrosPerRequest: Math.round(cpuMicros / Math.max(1, result.ok)),
+        eventLoopDelay: loop,
+        peakRssMegabytes: readPeakRssMegabytes(environment.gateway.child.pid),
+      };
+    }
     const throughput = await closedLoop({ target: environment.viaGateway(false), concurrency, durationSeconds: duration });
     const cpuMicros = readCpuMicros(environment.gateway.child.pid) - cpuBefore;
     return {
