@@ -3,7 +3,8 @@
 // lines); (2) metrics and request logs (the defaults) with tracing idle (no destination);
 // (3) the same plus traces: the organization has an OTLP destination (a local sink), so every
 // call makes a call span and an attempt span, exported in batches. Figures are printed, never
-// asserted; the machine is shared, so read the three rows against each other.
+// asserted; the machine is shared, so read the three rows against each other. BENCH_GATEWAY_ENTRY
+// (default apps/gateway/dist/main.js) runs another build, for A/B comparisons.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -106,7 +107,7 @@ async function measureVariant({ name, env, mockUrl, sinkUrl }) {
   );
   const port = await freePort();
   const gateway = startProcess(
-    [join(root, "apps/gateway/dist/main.js")],
+    [join(root, process.env.BENCH_GATEWAY_ENTRY ?? "apps/gateway/dist/main.js")],
     {
       DATABASE_URL: databaseUrl,
       GATEWAY_CONFIG: configPath,
