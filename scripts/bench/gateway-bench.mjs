@@ -70,6 +70,7 @@ async function waitForGateway(url, key) {
 }
 
 const format = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const signed = (value) => (value > 0 ? `+${format(value)}` : format(value));
 
 /**
  * Starts the mock provider, the bare reference proxy and the gateway (with `gatewayNodeArgs`
@@ -378,10 +379,10 @@ export async function runGatewayBenchmark() {
       for (const entry of comparison.rates) {
         const { loop } = entry;
         console.log(
-          `Round ${round}, ${entry.rate} req/s: gateway p99 ${format(entry.gatewayP99)} ms vs bare ${format(entry.bareP99)} ms (${format(entry.p99DifferenceMs)} ms more); CPU per request x${format(entry.cpuRatio)}; gateway event-loop delay p50 ${format(loop.p50Ms)} / p99 ${format(loop.p99Ms)} / max ${format(loop.maxMs)} ms; GC: ${gcKinds.filter((kind) => loop.gc[kind].count > 0).map((kind) => `${kind} ${loop.gc[kind].count} (${format(loop.gc[kind].ms, 1)} ms)`).join(", ") || "none"}`,
+          `Round ${round}, ${entry.rate} req/s: gateway p99 ${format(entry.gatewayP99)} ms vs bare ${format(entry.bareP99)} ms (difference ${signed(entry.p99DifferenceMs)} ms); CPU per request x${format(entry.cpuRatio)}; gateway event-loop delay p50 ${format(loop.p50Ms)} / p99 ${format(loop.p99Ms)} / max ${format(loop.maxMs)} ms; GC: ${gcKinds.filter((kind) => loop.gc[kind].count > 0).map((kind) => `${kind} ${loop.gc[kind].count} (${format(loop.gc[kind].ms, 1)} ms)`).join(", ") || "none"}`,
         );
       }
-      console.log(`Round ${round}, stream first byte p50: gateway ${format(comparison.stream.gatewayP50)} ms vs bare ${format(comparison.stream.bareP50)} ms (${format(comparison.stream.p50DifferenceMs)} ms more; upstream ${format(comparison.stream.upstreamP50)} ms)`);
+      console.log(`Round ${round}, stream first byte p50: gateway ${format(comparison.stream.gatewayP50)} ms vs bare ${format(comparison.stream.bareP50)} ms (difference ${signed(comparison.stream.p50DifferenceMs)} ms; upstream ${format(comparison.stream.upstreamP50)} ms)`);
       roundResults.push({ rows, comparison });
     }
 
