@@ -1,8 +1,12 @@
-// Benchmarks the gateway's chat completions and Responses paths against a local mock provider:
-// added latency over calling the mock directly (p50, p99) at fixed rates, maximum
-// throughput, gateway CPU time per request, stream time-to-first-byte overhead, peak RSS, and
-// the same CPU and throughput figures for a bare Express 5 + express.json() + undici proxy in
-// the same run (the machine is shared: read the gateway against that reference).
+// Benchmarks the gateway's chat completions and Responses paths against a local mock provider and,
+// in the same run, against a bare node:http + undici proxy (the floor: what any Node proxy hop
+// costs on this machine right now): latency at fixed open-loop rates (p50, p99), the stream's
+// first byte, the gateway's event-loop delay and GCs under that load, maximum throughput, CPU
+// time per request, peak RSS, and a bare Express 5 proxy's throughput for reference. The machine
+// is shared: read the gateway against the bare proxy measured next to it, not against absolutes.
+// BENCH_SECONDS (default 8) per scenario, BENCH_RATES (default 500,1000), BENCH_STREAM_RATE
+// (default 300), BENCH_ROUNDS (default 2) rounds of the rate scenarios, BENCH_CONCURRENCY (64);
+// BENCH_GATEWAY_ENTRY (default apps/gateway/dist/main.js) runs another build, for A/B comparisons.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -66,12 +70,13 @@ async function waitForGateway(url, key) {
 }
 
 const format = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const signed = (value) => (value > 0 ? `+${format(value)}` : format(value));
 
 /**
  * Starts the mock provider, the bare reference proxy and the gateway (with `gatewayNodeArgs`
  * before its entry point), waits until the gateway answers, and returns the request targets.
  */
-export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
+export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv = {} } = {}) {
   const workDirectory = mkdtempSync(join(tmpdir(), "gateway-bench-"));
   const apiKey = `gak_${randomBytes(40).toString("base64url").replace(/[^A-Za-z0-9]/g, "").padEnd(43, "a").slice(0, 43)}`;
   const mock = startProcess(process.execPath, [join(root, "scripts/bench/mock-provider-server.mjs")], { MOCK_LATENCY_MS: process.env.MOCK_LATENCY_MS ?? "0" }, /\{"url":"([^"]+)"\}/);
@@ -79,6 +84,9 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
   // The reference point, measured in the same run: bare Express 5 + express.json() + undici.
   const reference = startProcess(process.execPath, [join(root, "scripts/bench/baseline-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
   const [, referenceUrl] = await reference.ready;
+  // The floor, measured in the same run: bare node:http + undici (what a Node proxy hop costs).
+  const bare = startProcess(process.execPath, [join(root, "scripts/bench/bare-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
+  const [, bareUrl] = await bare.ready;
   const loadBefore = loadavg();
 
   const configPath = join(workDirectory, "gateway.json");
@@ -98,7 +106,7 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
   const port = await freePort();
   const gateway = startProcess(
     process.execPath,
-    [...gatewayNodeArgs, join(root, "apps/gateway/dist/main.js")],
+    [...gatewayNodeArgs, join(root, process.env.BENCH_GATEWAY_ENTRY ?? "apps/gateway/dist/main.js")],
     {
       DATABASE_URL: `file:${join(workDirectory, "gateway.db")}`,
       GATEWAY_CONFIG: configPath,
@@ -107,20 +115,27 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
       GATEWAY_SECRET_KEY: randomBytes(32).toString("base64"),
       GATEWAY_API_KEY: apiKey,
       GATEWAY_ADMIN_PASSWORD: "bench-admin-password",
+      // The metrics listener on a free port: the bench reads the event-loop delay and GC figures from it.
+      GATEWAY_METRICS_PORT: "0",
+      GATEWAY_LOG_FORMAT: "json",
       NODE_ENV: "production",
+      ...gatewayEnv,
     },
-    /listening|Listening/,
+    /^.*Gateway listening on.*$/m,
   );
   const gatewayUrl = `http://127.0.0.1:${port}`;
   const close = async () => {
     gateway.child.kill("SIGTERM");
     mock.child.kill("SIGTERM");
     reference.child.kill("SIGTERM");
+    bare.child.kill("SIGTERM");
     await new Promise((resolve) => setTimeout(resolve, 300));
     rmSync(workDirectory, { recursive: true, force: true });
   };
+  let metricsUrl = null;
   try {
-    await gateway.ready;
+    const [listeningLine] = await gateway.ready;
+    metricsUrl = /"metrics_url":"([^"]+)"/.exec(listeningLine)?.[1] ?? null;
     await waitForGateway(gatewayUrl, apiKey);
   } catch (error) {
     await close();
@@ -133,6 +148,8 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
   return {
     gateway,
     reference,
+    bare,
+    metricsUrl,
     loadBefore,
     close,
     direct: (stream) => ({
@@ -144,6 +161,11 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
       url: `${referenceUrl}/v1/chat/completions`,
       headers: { "content-type": "application/json" },
       body: chatBody(false),
+    }),
+    viaBare: (stream) => ({
+      url: `${bareUrl}/v1/chat/completions`,
+      headers: { "content-type": "application/json" },
+      body: chatBody(stream),
     }),
     viaGateway: (stream) => ({
       url: `${gatewayUrl}/v1/chat/completions`,
@@ -163,12 +185,29 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [] } = {}) {
   };
 }
 
-/** Closed-loop load on the gateway for profiling; returns throughput, CPU per request and peak RSS. */
-export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8, concurrency = 64 } = {}) {
+/**
+ * Load on the gateway for profiling: closed loop (`concurrency` connections), or open loop at
+ * `rate` requests per second when given (then with latency percentiles, the gateway's event-loop
+ * delay and GCs over the run); returns throughput, CPU per request and peak RSS.
+ */
+export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8, concurrency = 64, rate = null } = {}) {
   const environment = await startBenchEnvironment({ gatewayNodeArgs: nodeArgs });
   try {
     await closedLoop({ target: environment.viaGateway(false), concurrency: 16, durationSeconds: 2 });
     const cpuBefore = readCpuMicros(environment.gateway.child.pid);
+    if (rate !== null) {
+      const { result, loop } = await withGatewayLoopStats(environment.metricsUrl, () => openLoop({ target: environment.viaGateway(false), rate, durationSeconds: duration }));
+      const cpuMicros = readCpuMicros(environment.gateway.child.pid) - cpuBefore;
+      return {
+        rate,
+        p50Ms: percentile(result.latencies, 0.5),
+        p99Ms: percentile(result.latencies, 0.99),
+        errors: result.errors,
+        cpuMicrosPerRequest: Math.round(cpuMicros / Math.max(1, result.ok)),
+        eventLoopDelay: loop,
+        peakRssMegabytes: readPeakRssMegabytes(environment.gateway.child.pid),
+      };
+    }
     const throughput = await closedLoop({ target: environment.viaGateway(false), concurrency, durationSeconds: duration });
     const cpuMicros = readCpuMicros(environment.gateway.child.pid) - cpuBefore;
     return {
@@ -182,119 +221,216 @@ export async function runGatewayUnderLoad({ nodeArgs = [], seconds: duration = 8
   }
 }
 
+/** Reads the gateway's Prometheus exposition into a map of `name{labels}` to value. */
+async function scrapeMetrics(metricsUrl) {
+  const series = new Map();
+  if (metricsUrl === null) return series;
+  const text = await (await fetch(metricsUrl)).text();
+  for (const line of text.split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const at = line.lastIndexOf(" ");
+    series.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return series;
+}
+
+const gcKinds = ["minor", "major", "incremental", "weakcb"];
+const loopSamplingMs = 10;
+
+/**
+ * Runs `load` with the gateway's event-loop delay histogram and GC counters read around it:
+ * a scrape resets the delay histogram (prom-client's monitorEventLoopDelay), the next one reads
+ * the window. Returns the load's result and the window's delay p99/max (ms) and GC counts/time.
+ */
+async function withGatewayLoopStats(metricsUrl, load) {
+  const before = await scrapeMetrics(metricsUrl);
+  const result = await load();
+  const after = await scrapeMetrics(metricsUrl);
+  const gc = {};
+  for (const kind of gcKinds) {
+    const count = (after.get(`nodejs_gc_duration_seconds_count{kind="${kind}"}`) ?? 0) - (before.get(`nodejs_gc_duration_seconds_count{kind="${kind}"}`) ?? 0);
+    const seconds = (after.get(`nodejs_gc_duration_seconds_sum{kind="${kind}"}`) ?? 0) - (before.get(`nodejs_gc_duration_seconds_sum{kind="${kind}"}`) ?? 0);
+    gc[kind] = { count, ms: seconds * 1000 };
+  }
+  // The histogram samples every 10 ms (the gateway's eventLoopMonitoringPrecision) and records
+  // the whole interval: the delay is what exceeds it.
+  const delayMs = (name) => Math.max(0, (after.get(name) ?? Number.NaN) * 1000 - loopSamplingMs);
+  return {
+    result,
+    loop: { p50Ms: delayMs("nodejs_eventloop_lag_p50_seconds"), p99Ms: delayMs("nodejs_eventloop_lag_p99_seconds"), maxMs: delayMs("nodejs_eventloop_lag_max_seconds"), gc },
+  };
+}
+
+const median = (values) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const best = (values) => Math.min(...values.filter(Number.isFinite));
+
+function latencyRow(scenario, baseline, measured, cpuMicros, pick = "latencies") {
+  return {
+    scenario,
+    directP50: percentile(baseline[pick], 0.5),
+    directP99: percentile(baseline[pick], 0.99),
+    gatewayP50: percentile(measured[pick], 0.5),
+    gatewayP99: percentile(measured[pick], 0.99),
+    errors: measured.errors,
+    cpuMicrosPerRequest: cpuMicros === null ? Number.NaN : cpuMicros / Math.max(1, measured.ok),
+  };
+}
+
+function printRows(rows) {
+  console.log("| scenario | direct p50 ms | direct p99 ms | via proxy p50 ms | via proxy p99 ms | added p50 ms | added p99 ms | errors | proxy CPU us/req |");
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const row of rows) {
+    console.log(
+      `| ${row.scenario} | ${format(row.directP50)} | ${format(row.directP99)} | ${format(row.gatewayP50)} | ${format(row.gatewayP99)} | ${format(row.gatewayP50 - row.directP50)} | ${format(row.gatewayP99 - row.directP99)} | ${row.errors} | ${format(row.cpuMicrosPerRequest, 0)} |`,
+    );
+  }
+}
+
+/** Open-loop load on one process, with that process's CPU time per answered request. */
+async function measuredOpenLoop(pid, target, rate) {
+  const cpuBefore = readCpuMicros(pid);
+  const result = await openLoop({ target, rate, durationSeconds: seconds });
+  return { result, cpuMicros: readCpuMicros(pid) - cpuBefore };
+}
+
+/**
+ * `pnpm bench`'s gateway benchmark. BENCH_ROUNDS rounds (default 2) of the rate scenarios (chat
+ * at each of BENCH_RATES, open loop, then the stream's first byte), the gateway and the bare
+ * node:http + undici proxy one after the other in an order that alternates between rounds (so a
+ * drift of the shared machine's load does not always favour the same one); each round prints
+ * its table and the gateway-vs-bare differences, then the best and median over rounds.
+ */
 export async function runGatewayBenchmark() {
   const environment = await startBenchEnvironment();
-  const { gateway, reference, loadBefore, direct, viaReference, viaGateway, directResponses, viaGatewayResponses } = environment;
-  const rows = [];
+  const { gateway, reference, bare, metricsUrl, loadBefore, direct, viaReference, viaBare, viaGateway, directResponses, viaGatewayResponses } = environment;
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? "2"));
+  const roundResults = [];
   try {
-    // Warm up both paths (JIT, connection pools).
+    // Warm up every path (JIT, connection pools).
     await closedLoop({ target: viaGateway(false), concurrency: 16, durationSeconds: 2 });
+    await closedLoop({ target: viaGateway(true), concurrency: 16, durationSeconds: 1 });
     await closedLoop({ target: direct(false), concurrency: 16, durationSeconds: 1 });
-
-    await closedLoop({ target: viaReference(), concurrency: 16, durationSeconds: 1 });
+    await closedLoop({ target: viaBare(false), concurrency: 16, durationSeconds: 1 });
+    await closedLoop({ target: viaBare(true), concurrency: 16, durationSeconds: 1 });
     await closedLoop({ target: viaGatewayResponses(false), concurrency: 16, durationSeconds: 1 });
-    for (const rate of rates) {
-      const baseline = await openLoop({ target: direct(false), rate, durationSeconds: seconds });
-      // The bare reference at the same rate: what any Node proxy hop adds on this machine.
-      const referenceCpuBefore = readCpuMicros(reference.child.pid);
-      const viaBare = await openLoop({ target: viaReference(), rate, durationSeconds: seconds });
-      const referenceCpu = readCpuMicros(reference.child.pid) - referenceCpuBefore;
-      rows.push({
-        scenario: `reference (bare Express + undici), ${rate} req/s`,
-        directP50: percentile(baseline.latencies, 0.5),
-        directP99: percentile(baseline.latencies, 0.99),
-        gatewayP50: percentile(viaBare.latencies, 0.5),
-        gatewayP99: percentile(viaBare.latencies, 0.99),
-        errors: viaBare.errors,
-        cpuMicrosPerRequest: referenceCpu / Math.max(1, viaBare.ok),
-      });
-      const cpuBefore = readCpuMicros(gateway.child.pid);
-      const measured = await openLoop({ target: viaGateway(false), rate, durationSeconds: seconds });
-      const cpuMicros = readCpuMicros(gateway.child.pid) - cpuBefore;
-      rows.push({
-        scenario: `chat, ${rate} req/s open loop`,
-        directP50: percentile(baseline.latencies, 0.5),
-        directP99: percentile(baseline.latencies, 0.99),
-        gatewayP50: percentile(measured.latencies, 0.5),
-        gatewayP99: percentile(measured.latencies, 0.99),
-        errors: measured.errors,
-        cpuMicrosPerRequest: cpuMicros / Math.max(1, measured.ok),
-      });
-      // The Responses API beside chat, in the same run (native: the mock speaks it).
-      const responsesBaseline = await openLoop({ target: directResponses(false), rate, durationSeconds: seconds });
-      const responsesCpuBefore = readCpuMicros(gateway.child.pid);
-      const responsesMeasured = await openLoop({ target: viaGatewayResponses(false), rate, durationSeconds: seconds });
-      const responsesCpu = readCpuMicros(gateway.child.pid) - responsesCpuBefore;
-      rows.push({
-        scenario: `responses, ${rate} req/s open loop`,
-        directP50: percentile(responsesBaseline.latencies, 0.5),
-        directP99: percentile(responsesBaseline.latencies, 0.99),
-        gatewayP50: percentile(responsesMeasured.latencies, 0.5),
-        gatewayP99: percentile(responsesMeasured.latencies, 0.99),
-        errors: responsesMeasured.errors,
-        cpuMicrosPerRequest: responsesCpu / Math.max(1, responsesMeasured.ok),
-      });
-    }
 
-    const streamBaseline = await openLoop({ target: direct(true), rate: streamRate, durationSeconds: seconds });
-    const streamMeasured = await openLoop({ target: viaGateway(true), rate: streamRate, durationSeconds: seconds });
-    rows.push({
-      scenario: `stream TTFB, ${streamRate} req/s`,
-      directP50: percentile(streamBaseline.firstBytes, 0.5),
-      directP99: percentile(streamBaseline.firstBytes, 0.99),
-      gatewayP50: percentile(streamMeasured.firstBytes, 0.5),
-      gatewayP99: percentile(streamMeasured.firstBytes, 0.99),
-      errors: streamMeasured.errors,
-      cpuMicrosPerRequest: Number.NaN,
-    });
+    for (let round = 1; round <= rounds; round += 1) {
+      const gatewayFirst = round % 2 === 0;
+      const rows = [];
+      const comparison = { round, rates: [], stream: null };
+      for (const rate of rates) {
+        const baseline = await openLoop({ target: direct(false), rate, durationSeconds: seconds });
+        const runBare = () => measuredOpenLoop(bare.child.pid, viaBare(false), rate);
+        const runGateway = () => withGatewayLoopStats(metricsUrl, () => measuredOpenLoop(gateway.child.pid, viaGateway(false), rate));
+        let viaBareRun;
+        let viaGatewayRun;
+        if (gatewayFirst) {
+          viaGatewayRun = await runGateway();
+          viaBareRun = await runBare();
+        } else {
+          viaBareRun = await runBare();
+          viaGatewayRun = await runGateway();
+        }
+        const bareRow = latencyRow(`bare node:http + undici, chat ${rate} req/s`, baseline, viaBareRun.result, viaBareRun.cpuMicros);
+        const gatewayRow = latencyRow(`gateway, chat ${rate} req/s open loop`, baseline, viaGatewayRun.result.result, viaGatewayRun.result.cpuMicros);
+        rows.push(bareRow, gatewayRow);
+        comparison.rates.push({
+          rate,
+          bareP99: bareRow.gatewayP99,
+          gatewayP99: gatewayRow.gatewayP99,
+          p99DifferenceMs: gatewayRow.gatewayP99 - bareRow.gatewayP99,
+          cpuRatio: gatewayRow.cpuMicrosPerRequest / bareRow.cpuMicrosPerRequest,
+          loop: viaGatewayRun.loop,
+        });
+        if (round === 1) {
+          // The Responses API beside chat (native: the mock speaks it), in the first round only.
+          const responsesBaseline = await openLoop({ target: directResponses(false), rate, durationSeconds: seconds });
+          const responsesRun = await measuredOpenLoop(gateway.child.pid, viaGatewayResponses(false), rate);
+          rows.push(latencyRow(`gateway, responses ${rate} req/s open loop`, responsesBaseline, responsesRun.result, responsesRun.cpuMicros));
+        }
+      }
+      const streamBaseline = await openLoop({ target: direct(true), rate: streamRate, durationSeconds: seconds });
+      let streamBare;
+      let streamGateway;
+      if (gatewayFirst) {
+        streamGateway = await openLoop({ target: viaGateway(true), rate: streamRate, durationSeconds: seconds });
+        streamBare = await openLoop({ target: viaBare(true), rate: streamRate, durationSeconds: seconds });
+      } else {
+        streamBare = await openLoop({ target: viaBare(true), rate: streamRate, durationSeconds: seconds });
+        streamGateway = await openLoop({ target: viaGateway(true), rate: streamRate, durationSeconds: seconds });
+      }
+      const streamBareRow = latencyRow(`bare node:http + undici, stream TTFB ${streamRate} req/s`, streamBaseline, streamBare, null, "firstBytes");
+      const streamGatewayRow = latencyRow(`gateway, stream TTFB ${streamRate} req/s`, streamBaseline, streamGateway, null, "firstBytes");
+      rows.push(streamBareRow, streamGatewayRow);
+      comparison.stream = {
+        bareP50: streamBareRow.gatewayP50,
+        gatewayP50: streamGatewayRow.gatewayP50,
+        p50DifferenceMs: streamGatewayRow.gatewayP50 - streamBareRow.gatewayP50,
+        upstreamP50: streamBaseline.firstBytes.length === 0 ? Number.NaN : percentile(streamBaseline.firstBytes, 0.5),
+      };
+
+      console.log(`\nGateway benchmark, round ${round} of ${rounds} (${gatewayFirst ? "gateway" : "bare proxy"} first; mock provider latency ${process.env.MOCK_LATENCY_MS ?? "0"} ms, ${seconds} s per scenario)`);
+      printRows(rows);
+      for (const entry of comparison.rates) {
+        const { loop } = entry;
+        console.log(
+          `Round ${round}, ${entry.rate} req/s: gateway p99 ${format(entry.gatewayP99)} ms vs bare ${format(entry.bareP99)} ms (difference ${signed(entry.p99DifferenceMs)} ms); CPU per request x${format(entry.cpuRatio)}; gateway event-loop delay p50 ${format(loop.p50Ms)} / p99 ${format(loop.p99Ms)} / max ${format(loop.maxMs)} ms; GC: ${gcKinds.filter((kind) => loop.gc[kind].count > 0).map((kind) => `${kind} ${loop.gc[kind].count} (${format(loop.gc[kind].ms, 1)} ms)`).join(", ") || "none"}`,
+        );
+      }
+      console.log(`Round ${round}, stream first byte p50: gateway ${format(comparison.stream.gatewayP50)} ms vs bare ${format(comparison.stream.bareP50)} ms (difference ${signed(comparison.stream.p50DifferenceMs)} ms; upstream ${format(comparison.stream.upstreamP50)} ms)`);
+      roundResults.push({ rows, comparison });
+    }
 
     const responsesStreamBaseline = await openLoop({ target: directResponses(true), rate: streamRate, durationSeconds: seconds });
     const responsesStreamMeasured = await openLoop({ target: viaGatewayResponses(true), rate: streamRate, durationSeconds: seconds });
-    rows.push({
-      scenario: `responses stream TTFB, ${streamRate} req/s`,
-      directP50: percentile(responsesStreamBaseline.firstBytes, 0.5),
-      directP99: percentile(responsesStreamBaseline.firstBytes, 0.99),
-      gatewayP50: percentile(responsesStreamMeasured.firstBytes, 0.5),
-      gatewayP99: percentile(responsesStreamMeasured.firstBytes, 0.99),
-      errors: responsesStreamMeasured.errors,
-      cpuMicrosPerRequest: Number.NaN,
-    });
+    const responsesStreamRow = latencyRow(`gateway, responses stream TTFB ${streamRate} req/s`, responsesStreamBaseline, responsesStreamMeasured, null, "firstBytes");
 
-    const cpuBefore = readCpuMicros(gateway.child.pid);
-    const throughput = await closedLoop({ target: viaGateway(false), concurrency: throughputConcurrency, durationSeconds: seconds });
-    const cpuMicros = readCpuMicros(gateway.child.pid) - cpuBefore;
-    const directThroughput = await closedLoop({ target: direct(false), concurrency: throughputConcurrency, durationSeconds: seconds });
+    const maxThroughput = async (pid, target) => {
+      await closedLoop({ target, concurrency: 16, durationSeconds: 1 });
+      const cpuBefore = readCpuMicros(pid);
+      const result = await closedLoop({ target, concurrency: throughputConcurrency, durationSeconds: seconds });
+      return { ...result, cpuMicrosPerRequest: (readCpuMicros(pid) - cpuBefore) / Math.max(1, result.ok) };
+    };
+    const throughput = await maxThroughput(gateway.child.pid, viaGateway(false));
     const peakRss = readPeakRssMegabytes(gateway.child.pid);
-    await closedLoop({ target: viaReference(), concurrency: 16, durationSeconds: 1 });
-    const referenceCpuBefore = readCpuMicros(reference.child.pid);
-    const referenceThroughput = await closedLoop({ target: viaReference(), concurrency: throughputConcurrency, durationSeconds: seconds });
-    const referenceCpuMicros = readCpuMicros(reference.child.pid) - referenceCpuBefore;
+    const bareThroughput = await maxThroughput(bare.child.pid, viaBare(false));
+    const referenceThroughput = await maxThroughput(reference.child.pid, viaReference());
+    const directThroughput = await closedLoop({ target: direct(false), concurrency: throughputConcurrency, durationSeconds: seconds });
     const loadAfter = loadavg();
 
-    console.log("\nGateway benchmark (mock provider latency %s ms, %d s per scenario)", process.env.MOCK_LATENCY_MS ?? "0", seconds);
-    console.log("| scenario | direct p50 ms | direct p99 ms | via proxy p50 ms | via proxy p99 ms | added p50 ms | added p99 ms | errors | proxy CPU us/req |");
-    console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    for (const row of rows) {
+    console.log(`\nGateway benchmark, over ${rounds} round(s): gateway minus bare node:http + undici proxy (best / median)`);
+    console.log("| figure | best | median | each round |");
+    console.log("| --- | --- | --- | --- |");
+    const summary = (label, values, digits = 2) => console.log(`| ${label} | ${format(best(values), digits)} | ${format(median(values), digits)} | ${values.map((value) => format(value, digits)).join(", ")} |`);
+    for (const [index, rate] of rates.entries()) {
+      const entries = roundResults.map(({ comparison }) => comparison.rates[index]);
+      summary(`p99 difference at ${rate} req/s (ms)`, entries.map((entry) => entry.p99DifferenceMs));
+      summary(`gateway p99 at ${rate} req/s (ms)`, entries.map((entry) => entry.gatewayP99));
+      summary(`bare proxy p99 at ${rate} req/s (ms)`, entries.map((entry) => entry.bareP99));
+      summary(`CPU per request ratio at ${rate} req/s (gateway / bare)`, entries.map((entry) => entry.cpuRatio));
+      summary(`gateway event-loop delay p99 at ${rate} req/s (ms)`, entries.map((entry) => entry.loop.p99Ms));
+      summary(`gateway event-loop delay max at ${rate} req/s (ms)`, entries.map((entry) => entry.loop.maxMs));
+    }
+    summary(`stream first byte p50 difference at ${streamRate} req/s (ms)`, roundResults.map(({ comparison }) => comparison.stream.p50DifferenceMs));
+    console.log("");
+    printRows([responsesStreamRow]);
+    console.log(`\nMax throughput (closed loop, ${throughputConcurrency} connections), same run:`);
+    console.log("| proxy | req/s | errors | CPU us/req | throughput vs bare | CPU/req vs bare |");
+    console.log("| --- | --- | --- | --- | --- | --- |");
+    for (const [name, figures] of [["gateway", throughput], ["bare node:http + undici", bareThroughput], ["bare Express 5 + express.json() + undici", referenceThroughput]]) {
       console.log(
-        `| ${row.scenario} | ${format(row.directP50)} | ${format(row.directP99)} | ${format(row.gatewayP50)} | ${format(row.gatewayP99)} | ${format(row.gatewayP50 - row.directP50)} | ${format(row.gatewayP99 - row.directP99)} | ${row.errors} | ${format(row.cpuMicrosPerRequest, 0)} |`,
+        `| ${name} | ${format(figures.requestsPerSecond, 0)} | ${figures.errors} | ${format(figures.cpuMicrosPerRequest, 0)} | x${format(figures.requestsPerSecond / bareThroughput.requestsPerSecond)} | x${format(figures.cpuMicrosPerRequest / bareThroughput.cpuMicrosPerRequest)} |`,
       );
     }
-    console.log(`\nMax throughput (closed loop, ${throughputConcurrency} connections): gateway ${format(throughput.requestsPerSecond, 0)} req/s (${throughput.errors} errors), mock directly ${format(directThroughput.requestsPerSecond, 0)} req/s`);
-    console.log(`Gateway CPU per request at max throughput: ${format(cpuMicros / Math.max(1, throughput.ok), 0)} us`);
-    console.log(
-      `Reference (bare Express 5 + express.json() + undici, same run): ${format(referenceThroughput.requestsPerSecond, 0)} req/s, ${format(referenceCpuMicros / Math.max(1, referenceThroughput.ok), 0)} us CPU per request`,
-    );
+    console.log(`Mock provider directly: ${format(directThroughput.requestsPerSecond, 0)} req/s`);
     console.log(`Gateway peak RSS: ${format(peakRss, 1)} MB`);
     console.log(`Machine load average (1/5/15 min) before: ${loadBefore.map((value) => value.toFixed(2)).join(" ")}, after: ${loadAfter.map((value) => value.toFixed(2)).join(" ")} (2 cores, shared)`);
-    return {
-      rows,
-      throughput,
-      directThroughput,
-      cpuMicrosPerRequestAtMax: cpuMicros / Math.max(1, throughput.ok),
-      referenceThroughput,
-      referenceCpuMicrosPerRequest: referenceCpuMicros / Math.max(1, referenceThroughput.ok),
-      peakRssMegabytes: peakRss,
-    };
+    return { rounds: roundResults, responsesStreamRow, throughput, bareThroughput, referenceThroughput, directThroughput, peakRssMegabytes: peakRss };
   } finally {
     await environment.close();
   }

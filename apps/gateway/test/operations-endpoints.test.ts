@@ -66,6 +66,16 @@ describe("the served gateway's operations endpoints and logs", () => {
     expect(entry).toMatchObject({ headers: { authorization: "[redacted]", "x-api-key": "[redacted]" }, connection: { credential: "[redacted]" }, password: "[redacted]" });
   });
 
+  it("writes request lines with their known fields only (they skip redaction, so nothing else may reach them)", () => {
+    const { logger, entries } = capturedLogger();
+    const fields = { request_id: "req_1", method: "POST", route: "/v1/chat/completions", status: 200, duration_ms: 3, organization_id: "org_1", authorization: "Bearer gak_leak" };
+    logger.request(fields);
+    const [entry] = entries();
+    expect(JSON.stringify(entry)).not.toContain("gak_leak");
+    expect(entry).toMatchObject({ level: "info", service: "gateway", msg: "request", request_id: "req_1", method: "POST", route: "/v1/chat/completions", status: 200, duration_ms: 3, organization_id: "org_1" });
+    expect(Object.keys(entry!).sort()).toEqual(["duration_ms", "level", "method", "msg", "organization_id", "request_id", "route", "service", "status", "time"]);
+  });
+
   it("serves /metrics on its own port (not on the API port without a token), /healthz, and /readyz with its checks", async () => {
     const { gateway } = await startOnSqlite();
     expect(gateway.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);

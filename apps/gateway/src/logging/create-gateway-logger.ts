@@ -73,20 +73,33 @@ export function createGatewayLogger(options: GatewayLoggerOptions = {}): Gateway
   const destination =
     options.destination ??
     (pretty ? { write: (line: string) => void process.stdout.write(formatLogLineForPeople(line)) } : pino.destination({ dest: 1, sync: false }));
-  const logger = pino(
-    {
-      level: options.level ?? "info",
-      base: { service: options.service ?? "gateway" },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: redactedLogPaths, censor: "[redacted]" },
-    },
-    destination,
-  );
+  const lineOptions = {
+    level: options.level ?? "info",
+    base: { service: options.service ?? "gateway" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  const logger = pino({ ...lineOptions, redact: { paths: redactedLogPaths, censor: "[redacted]" } }, destination);
+  // Request lines carry a fixed set of fields that cannot hold a secret (ids, the method, the
+  // route pattern, the status, a duration), so they skip the redaction pass, which costs several
+  // times the rest of the line on every request. Same destination, same line shape.
+  const requestLines = pino(lineOptions, destination);
   return {
     info: (message, fields) => (fields === undefined ? logger.info(message) : logger.info(fields, message)),
     error: (message, error, fields) => logger.error({ ...fields, ...(error === undefined ? {} : { err: describeError(error) }) }, message),
-    request: (fields) => logger.info(fields, "request"),
+    request: (fields) =>
+      requestLines.info(
+        {
+          request_id: fields.request_id,
+          method: fields.method,
+          route: fields.route,
+          status: fields.status,
+          duration_ms: fields.duration_ms,
+          ...(fields.organization_id === undefined ? {} : { organization_id: fields.organization_id }),
+          ...(fields.project_id === undefined ? {} : { project_id: fields.project_id }),
+        },
+        "request",
+      ),
     logsRequests: logger.isLevelEnabled("info"),
     pino: logger,
   };

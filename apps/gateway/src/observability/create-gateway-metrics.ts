@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { InferenceCallObserver, ObservedAttemptEnd, SnapshotReloadReason } from "@gateway/pipeline";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { GatewayRequestContext } from "../create-gateway-handler.js";
 import type { GatewayRuntimeEvents } from "../create-gateway-runtime.js";
+import { createLabelledCounter, createLabelledHistogram } from "./create-labelled-metric.js";
 
 /** Buckets of whole-request and call latencies, in seconds (LLM calls run from milliseconds to minutes). */
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -38,7 +39,8 @@ export function statusClassOf(status: number): string {
  * them (`unmatched` otherwise), endpoint names, connection and model names from the
  * control-plane snapshot (the served model, never the caller's free text), status classes,
  * error codes of the gateway's error table. Never keys, users, organizations or content.
- * Label children are cached, so an observation costs a map lookup and an addition.
+ * The per-request metrics keep plain numbers per label set (read by the registry at scrape time),
+ * so an observation costs a map lookup and a few additions.
  */
 export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {}): GatewayMetrics {
   const registry = new Registry();
@@ -46,26 +48,27 @@ export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {})
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   const registers = [registry];
 
-  const httpRequests = new Counter({ name: "gateway_http_requests_total", help: "HTTP requests answered, by route, method and status class.", labelNames: ["route", "method", "status_class"], registers });
-  const httpDuration = new Histogram({ name: "gateway_http_request_duration_seconds", help: "HTTP request duration until the answer finished (a stream's whole length).", labelNames: ["route", "method", "status_class"], buckets: latencyBuckets, registers });
-  const inFlight = new Gauge({ name: "gateway_http_requests_in_flight", help: "HTTP requests being answered.", registers });
+  const httpRequests = createLabelledCounter({ name: "gateway_http_requests_total", help: "HTTP requests answered, by route, method and status class.", labelNames: ["route", "method", "status_class"], registry });
+  const httpDuration = createLabelledHistogram({ name: "gateway_http_request_duration_seconds", help: "HTTP request duration until the answer finished (a stream's whole length).", labelNames: ["route", "method", "status_class"], buckets: latencyBuckets, registry });
+  let inFlight = 0;
+  new Gauge({ name: "gateway_http_requests_in_flight", help: "HTTP requests being answered.", registers, collect() { this.set(inFlight); } });
 
-  const calls = new Counter({ name: "gateway_calls_total", help: "Inference calls, by endpoint, served connection and model, and status class.", labelNames: ["endpoint", "connection", "model", "status_class"], registers });
-  const callErrors = new Counter({ name: "gateway_call_errors_total", help: "Inference calls that ended in an error, by endpoint and error code.", labelNames: ["endpoint", "error_code"], registers });
-  const callDuration = new Histogram({ name: "gateway_call_duration_seconds", help: "Inference call duration, from the request to the answer's end.", labelNames: ["endpoint", "connection", "model"], buckets: latencyBuckets, registers });
-  const timeToFirstByte = new Histogram({ name: "gateway_call_time_to_first_byte_seconds", help: "From the request to the answer's first byte (a stream's first event).", labelNames: ["endpoint", "connection", "model"], buckets: latencyBuckets, registers });
-  const overhead = new Histogram({ name: "gateway_call_overhead_seconds", help: "The gateway's own time per call that reached a provider: total minus the time spent waiting on upstream attempts and streams (retry backoff counts as overhead).", labelNames: ["endpoint"], buckets: overheadBuckets, registers });
-  const rateLimitRejections = new Counter({ name: "gateway_rate_limit_rejections_total", help: "Calls refused by a rate limit (429).", labelNames: ["endpoint"], registers });
-  const budgetRejections = new Counter({ name: "gateway_budget_rejections_total", help: "Calls refused by a hard budget (424).", labelNames: ["endpoint"], registers });
+  const calls = createLabelledCounter({ name: "gateway_calls_total", help: "Inference calls, by endpoint, served connection and model, and status class.", labelNames: ["endpoint", "connection", "model", "status_class"], registry });
+  const callErrors = createLabelledCounter({ name: "gateway_call_errors_total", help: "Inference calls that ended in an error, by endpoint and error code.", labelNames: ["endpoint", "error_code"], registry });
+  const callDuration = createLabelledHistogram({ name: "gateway_call_duration_seconds", help: "Inference call duration, from the request to the answer's end.", labelNames: ["endpoint", "connection", "model"], buckets: latencyBuckets, registry });
+  const timeToFirstByte = createLabelledHistogram({ name: "gateway_call_time_to_first_byte_seconds", help: "From the request to the answer's first byte (a stream's first event).", labelNames: ["endpoint", "connection", "model"], buckets: latencyBuckets, registry });
+  const overhead = createLabelledHistogram({ name: "gateway_call_overhead_seconds", help: "The gateway's own time per call that reached a provider: total minus the time spent waiting on upstream attempts and streams (retry backoff counts as overhead).", labelNames: ["endpoint"], buckets: overheadBuckets, registry });
+  const rateLimitRejections = createLabelledCounter({ name: "gateway_rate_limit_rejections_total", help: "Calls refused by a rate limit (429).", labelNames: ["endpoint"], registry });
+  const budgetRejections = createLabelledCounter({ name: "gateway_budget_rejections_total", help: "Calls refused by a hard budget (424).", labelNames: ["endpoint"], registry });
 
-  const attempts = new Counter({ name: "gateway_upstream_attempts_total", help: "Upstream attempts, by connection, model, kind (first, retry, fallback) and outcome (ok, error).", labelNames: ["connection", "model", "kind", "outcome"], registers });
-  const attemptDuration = new Histogram({ name: "gateway_upstream_attempt_duration_seconds", help: "One upstream attempt, until its answer (a stream: its headers) or its error.", labelNames: ["connection", "model", "outcome"], buckets: latencyBuckets, registers });
-  const upstreamErrors = new Counter({ name: "gateway_upstream_errors_total", help: "Upstream failures (failed attempts and streams that failed after they started), by error code.", labelNames: ["connection", "model", "error_code"], registers });
-  const retries = new Counter({ name: "gateway_upstream_retries_total", help: "Attempts that retried the same target.", labelNames: ["connection", "model"], registers });
-  const fallbacks = new Counter({ name: "gateway_upstream_fallbacks_total", help: "Attempts that fell back to the route's next target (labelled with that target).", labelNames: ["connection", "model"], registers });
+  const attempts = createLabelledCounter({ name: "gateway_upstream_attempts_total", help: "Upstream attempts, by connection, model, kind (first, retry, fallback) and outcome (ok, error).", labelNames: ["connection", "model", "kind", "outcome"], registry });
+  const attemptDuration = createLabelledHistogram({ name: "gateway_upstream_attempt_duration_seconds", help: "One upstream attempt, until its answer (a stream: its headers) or its error.", labelNames: ["connection", "model", "outcome"], buckets: latencyBuckets, registry });
+  const upstreamErrors = createLabelledCounter({ name: "gateway_upstream_errors_total", help: "Upstream failures (failed attempts and streams that failed after they started), by error code.", labelNames: ["connection", "model", "error_code"], registry });
+  const retries = createLabelledCounter({ name: "gateway_upstream_retries_total", help: "Attempts that retried the same target.", labelNames: ["connection", "model"], registry });
+  const fallbacks = createLabelledCounter({ name: "gateway_upstream_fallbacks_total", help: "Attempts that fell back to the route's next target (labelled with that target).", labelNames: ["connection", "model"], registry });
 
-  const tokens = new Counter({ name: "gateway_tokens_total", help: "Tokens billed, by connection, model and type (input, output, cache_read, cache_write, reasoning).", labelNames: ["connection", "model", "type"], registers });
-  const cost = new Counter({ name: "gateway_cost_usd_total", help: "Cost billed in USD, by connection and model.", labelNames: ["connection", "model"], registers });
+  const tokens = createLabelledCounter({ name: "gateway_tokens_total", help: "Tokens billed, by connection, model and type (input, output, cache_read, cache_write, reasoning).", labelNames: ["connection", "model", "type"], registry });
+  const cost = createLabelledCounter({ name: "gateway_cost_usd_total", help: "Cost billed in USD, by connection and model.", labelNames: ["connection", "model"], registry });
 
   const usageDropped = new Counter({ name: "gateway_usage_events_dropped_total", help: "Usage events dropped (queue full while the database failed, or unwritten at shutdown).", registers });
   const usageWriteFailures = new Counter({ name: "gateway_usage_write_failures_total", help: "Failed usage-event batch writes (retried).", registers });
@@ -86,29 +89,6 @@ export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {})
     },
   });
 
-  const cached = <Child>(make: (...values: string[]) => Child) => {
-    const children = new Map<string, Child>();
-    return (...values: string[]): Child => {
-      const key = values.join("\u0000");
-      let child = children.get(key);
-      if (child === undefined) {
-        child = make(...values);
-        children.set(key, child);
-      }
-      return child;
-    };
-  };
-  const httpRequestsOf = cached((...values) => httpRequests.labels(...values));
-  const httpDurationOf = cached((...values) => httpDuration.labels(...values));
-  const callsOf = cached((...values) => calls.labels(...values));
-  const callDurationOf = cached((...values) => callDuration.labels(...values));
-  const timeToFirstByteOf = cached((...values) => timeToFirstByte.labels(...values));
-  const overheadOf = cached((...values) => overhead.labels(...values));
-  const attemptsOf = cached((...values) => attempts.labels(...values));
-  const attemptDurationOf = cached((...values) => attemptDuration.labels(...values));
-  const tokensOf = cached((...values) => tokens.labels(...values));
-  const costOf = cached((...values) => cost.labels(...values));
-
   const observer: InferenceCallObserver = {
     callStarted() {
       let upstreamMs = 0;
@@ -119,34 +99,34 @@ export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {})
           const outcome = attempt.error === null ? "ok" : "error";
           const elapsedMs = Math.max(0, attempt.endedAt - attempt.startedAt);
           upstreamMs += elapsedMs;
-          attemptsOf(connection, model, attempt.kind, outcome).inc();
-          attemptDurationOf(connection, model, outcome).observe(elapsedMs / 1000);
-          if (attempt.kind === "retry") retries.labels(connection, model).inc();
-          else if (attempt.kind === "fallback") fallbacks.labels(connection, model).inc();
-          if (attempt.error !== null) upstreamErrors.labels(connection, model, attempt.error.code).inc();
+          attempts(connection, model, attempt.kind, outcome).inc();
+          attemptDuration(connection, model, outcome).observe(elapsedMs / 1000);
+          if (attempt.kind === "retry") retries(connection, model).inc();
+          else if (attempt.kind === "fallback") fallbacks(connection, model).inc();
+          if (attempt.error !== null) upstreamErrors(connection, model, attempt.error.code).inc();
         },
         callEnded(end) {
           const { event } = end;
           const connection = end.target?.connection.name ?? "none";
           const model = end.target?.qualifiedModel ?? "none";
-          callsOf(event.endpoint, connection, model, statusClassOf(event.status)).inc();
-          callDurationOf(event.endpoint, connection, model).observe(event.latencyMs / 1000);
-          if (event.timeToFirstByteMs !== null) timeToFirstByteOf(event.endpoint, connection, model).observe(event.timeToFirstByteMs / 1000);
+          calls(event.endpoint, connection, model, statusClassOf(event.status)).inc();
+          callDuration(event.endpoint, connection, model).observe(event.latencyMs / 1000);
+          if (event.timeToFirstByteMs !== null) timeToFirstByte(event.endpoint, connection, model).observe(event.timeToFirstByteMs / 1000);
           if (end.error !== null) {
-            callErrors.labels(event.endpoint, end.error.code).inc();
-            if (rateLimitCodes.has(end.error.code)) rateLimitRejections.labels(event.endpoint).inc();
-            else if (budgetCodes.has(end.error.code)) budgetRejections.labels(event.endpoint).inc();
-            else if (end.streamed && end.error.code.startsWith("upstream")) upstreamErrors.labels(connection, model, end.error.code).inc();
+            callErrors(event.endpoint, end.error.code).inc();
+            if (rateLimitCodes.has(end.error.code)) rateLimitRejections(event.endpoint).inc();
+            else if (budgetCodes.has(end.error.code)) budgetRejections(event.endpoint).inc();
+            else if (end.streamed && end.error.code.startsWith("upstream")) upstreamErrors(connection, model, end.error.code).inc();
           }
           if (end.target !== null) {
             const streamMs = end.streamed && end.answeredAt !== null ? Math.max(0, end.endedAt - end.answeredAt) : 0;
-            overheadOf(event.endpoint).observe(Math.max(0, event.latencyMs - upstreamMs - streamMs) / 1000);
-            if (event.inputTokens > 0) tokensOf(connection, model, "input").inc(event.inputTokens);
-            if (event.outputTokens > 0) tokensOf(connection, model, "output").inc(event.outputTokens);
-            if (event.cacheReadTokens > 0) tokensOf(connection, model, "cache_read").inc(event.cacheReadTokens);
-            if (event.cacheWriteTokens > 0) tokensOf(connection, model, "cache_write").inc(event.cacheWriteTokens);
-            if (event.reasoningTokens > 0) tokensOf(connection, model, "reasoning").inc(event.reasoningTokens);
-            if (event.costMicros > 0) costOf(connection, model).inc(event.costMicros / 1_000_000);
+            overhead(event.endpoint).observe(Math.max(0, event.latencyMs - upstreamMs - streamMs) / 1000);
+            if (event.inputTokens > 0) tokens(connection, model, "input").inc(event.inputTokens);
+            if (event.outputTokens > 0) tokens(connection, model, "output").inc(event.outputTokens);
+            if (event.cacheReadTokens > 0) tokens(connection, model, "cache_read").inc(event.cacheReadTokens);
+            if (event.cacheWriteTokens > 0) tokens(connection, model, "cache_write").inc(event.cacheWriteTokens);
+            if (event.reasoningTokens > 0) tokens(connection, model, "reasoning").inc(event.reasoningTokens);
+            if (event.costMicros > 0) cost(connection, model).inc(event.costMicros / 1_000_000);
           }
         },
       };
@@ -169,14 +149,14 @@ export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {})
     observer,
     events,
     observeRequest(request, response, context) {
-      inFlight.inc();
+      inFlight += 1;
       response.once("close", () => {
-        inFlight.dec();
+        inFlight -= 1;
         const method = request.method ?? "OTHER";
         const route = context.route ?? "unmatched";
         const statusClass = statusClassOf(response.statusCode);
-        httpRequestsOf(route, method, statusClass).inc();
-        httpDurationOf(route, method, statusClass).observe((Date.now() - context.startedAt) / 1000);
+        httpRequests(route, method, statusClass).inc();
+        httpDuration(route, method, statusClass).observe((Date.now() - context.startedAt) / 1000);
       });
     },
     watch(sources) {
