@@ -23,16 +23,11 @@ const variants = [
 
 const format = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 
-/** `startBenchEnvironment` passes this process's environment to the gateway: set the variant's for its start only. */
+/** Starts the bench environment with the variant's settings and its own data directory. */
 async function startVariant(env) {
   const dataDirectory = mkdtempSync(join(tmpdir(), "gateway-durability-bench-"));
-  const previous = {};
-  for (const [name, value] of Object.entries({ ...env, GATEWAY_DATA_DIR: dataDirectory })) {
-    previous[name] = process.env[name];
-    process.env[name] = value;
-  }
   try {
-    const environment = await startBenchEnvironment();
+    const environment = await startBenchEnvironment({ gatewayEnv: { ...env, GATEWAY_DATA_DIR: dataDirectory } });
     return {
       environment,
       close: async () => {
@@ -43,11 +38,6 @@ async function startVariant(env) {
   } catch (error) {
     rmSync(dataDirectory, { recursive: true, force: true });
     throw error;
-  } finally {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   }
 }
 
