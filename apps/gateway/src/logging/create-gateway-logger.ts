@@ -1,3 +1,4 @@
+import { redactSecrets, redactSecretsInValue } from "@gateway/errors";
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { GatewayLogger } from "../create-gateway-runtime.js";
 import { formatLogLineForPeople } from "./format-log-line-for-people.js";
@@ -80,6 +81,9 @@ export function createGatewayLogger(options: GatewayLoggerOptions = {}): Gateway
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: redactedLogPaths, censor: "[redacted]" },
+      // Paths censor known field names; this removes key shapes and bearer tokens from every
+      // message and field value (an error message may quote a provider's key).
+      hooks: { logMethod: redactLogArguments },
     },
     destination,
   );
@@ -99,4 +103,9 @@ export function describeError(error: unknown): Record<string, unknown> {
     return { name: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}) };
   }
   return { message: String(error) };
+}
+
+/** pino's `logMethod` hook: each argument of a log call (message, fields) with secrets redacted. */
+function redactLogArguments(this: unknown, inputs: unknown[], method: (...inputs: unknown[]) => void): void {
+  method.apply(this, inputs.map((input) => (typeof input === "string" ? redactSecrets(input) : redactSecretsInValue(input))));
 }
