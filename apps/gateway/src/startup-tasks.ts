@@ -1,4 +1,4 @@
-import { type Database, type SecretBox, createDatabase, loadSecretBoxFromEnvironment } from "@gateway/db";
+import { type Database, type SecretBox, createDatabase, loadSecretBoxFromEnvironment, reencryptStoredSecrets } from "@gateway/db";
 import { bootstrapFirstStart } from "./bootstrap-first-start.js";
 import { applyGatewayConfig } from "./config-file/apply-gateway-config.js";
 import { loadGatewayConfig } from "./config-file/load-gateway-config.js";
@@ -28,6 +28,9 @@ export async function runStartupTasks(
       dataDirectory: settings.dataDirectory,
       logger: { info: (message) => logger.info(message), warn: (message) => logger.info(message) },
     });
+    // Data migration: stored credentials not yet bound to their row (v1) or under an old key.
+    const { reencrypted } = await reencryptStoredSecrets(database, secretBox);
+    if (reencrypted > 0) logger.info(`Re-encrypted ${reencrypted} stored credential(s) bound to their rows.`);
     if (config === null || config.organizations.length === 0) {
       const created = await bootstrapFirstStart({
         db: database,
