@@ -4,9 +4,8 @@ import { CONNECTION_KINDS } from "./enums.js";
 import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
 import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
-import { randomBytes } from "node:crypto";
 import type { SecretBox } from "./secret-box.js";
-import { connectionCredentialBinding } from "./secret-bindings.js";
+import { connectionCredentialBinding, newBoundRowId } from "./secret-bindings.js";
 
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
@@ -119,11 +118,6 @@ function toData(input: Partial<ConnectionInput>, secretBox: SecretBox, binding: 
   return data;
 }
 
-/** A new connection id (cuid-shaped, like the column default): known before the insert, so the credential can be bound to it. */
-function newConnectionId(): string {
-  return `c${Date.now().toString(36)}${randomBytes(12).toString("hex").slice(0, 16)}`;
-}
-
 function createData(input: ConnectionInput, secretBox: SecretBox, id: string) {
   return {
     headers: {},
@@ -138,7 +132,7 @@ function createData(input: ConnectionInput, secretBox: SecretBox, id: string) {
 
 /** Creates a connection (credential encrypted, bound to the new row); 409 when the name exists in the organization. */
 export async function createConnection(db: DatabaseClient, input: ConnectionInput, options: { secretBox: SecretBox }): Promise<ConnectionRecord> {
-  return toRecord(await translateWrite("connection", () => db.prisma.connection.create({ data: createData(input, options.secretBox, newConnectionId()) })));
+  return toRecord(await translateWrite("connection", () => db.prisma.connection.create({ data: createData(input, options.secretBox, newBoundRowId()) })));
 }
 
 /** Declarative config: creates or replaces the connection with this name in the organization. */
@@ -146,7 +140,7 @@ export async function upsertConnectionByName(db: DatabaseClient, input: Connecti
   const { organizationId: _organizationId, ...changes } = input;
   const where = { organizationId_name: { organizationId: input.organizationId, name: input.name } };
   const existing = await db.prisma.connection.findUnique({ where, select: { id: true } });
-  const id = existing?.id ?? newConnectionId();
+  const id = existing?.id ?? newBoundRowId();
   let row = await db.prisma.connection.upsert({
     where,
     create: createData(input, options.secretBox, id),

@@ -10,7 +10,7 @@ export { migrateDatabase, MigrationError } from "./migrate-database.js";
 export type { MigrateDatabaseOptions, MigrationResult } from "./migrate-database.js";
 export { createSecretBox, SecretBoxError } from "./secret-box.js";
 export type { SecretBinding, SecretBox, SecretBoxOptions, SecretKey } from "./secret-box.js";
-export { connectionCredentialBinding } from "./secret-bindings.js";
+export { connectionCredentialBinding, notificationChannelConfigBinding, telemetryDestinationConfigBinding } from "./secret-bindings.js";
 export { reencryptStoredSecrets } from "./reencrypt-stored-secrets.js";
 export type { ReencryptionResult } from "./reencrypt-stored-secrets.js";
 export { loadSecretBoxFromEnvironment } from "./load-secret-box-from-environment.js";

@@ -1,4 +1,4 @@
-import { connectionCredentialBinding } from "./secret-bindings.js";
+import { connectionCredentialBinding, notificationChannelConfigBinding, telemetryDestinationConfigBinding } from "./secret-bindings.js";
 import type { SecretBinding, SecretBox } from "./secret-box.js";
 import { type SqlClient, sqlNullableString, sqlPlaceholder } from "./sql-client.js";
 
@@ -15,11 +15,15 @@ interface EncryptedColumn {
   binding(organizationId: string, id: string): SecretBinding;
 }
 
-const encryptedColumns: EncryptedColumn[] = [{ table: "connections", column: "credential_ciphertext", binding: connectionCredentialBinding }];
+const encryptedColumns: EncryptedColumn[] = [
+  { table: "connections", column: "credential_ciphertext", binding: connectionCredentialBinding },
+  { table: "telemetry_destinations", column: "config_ciphertext", binding: telemetryDestinationConfigBinding },
+  { table: "notification_channels", column: "config_ciphertext", binding: notificationChannelConfigBinding },
+];
 
 /**
  * The data migration that runs on every start, after the SQL schema migrations: rewrites each
- * stored credential that is `v1` (not bound to its row) or encrypted with a key other than the
+ * stored credential (connections, telemetry destination and notification channel configs) that is `v1` (not bound to its row) or encrypted with a key other than the
  * active one as `v2` under the active key, bound to its organization and row. A row changed
  * meanwhile is left for the next start (compare and swap on the old ciphertext). A ciphertext
  * that does not decrypt stops the start with the row named (`SecretBoxError`), like loading the

@@ -21,6 +21,10 @@ import {
   findApiKeyByHash,
   findUserByEmail,
   getConnection,
+  createNotificationChannel,
+  createTelemetryDestination,
+  getNotificationChannelWithConfig,
+  getTelemetryDestinationWithConfig,
   getConnectionCredential,
   reencryptStoredSecrets,
   hashApiKey,
@@ -205,6 +209,23 @@ describe.each(databaseTargets)("repositories on $provider", (target) => {
       await db.prisma.connection.update({ where: { id: target.id }, data: { credentialCiphertext: null } });
     }
     expect(await getConnectionCredential(db, org.id, victim.id, { secretBox })).toBe("sk-victim-credential");
+  });
+
+  it.skipIf(target.skip)("binds telemetry destination and notification channel configs to their row", async () => {
+    const org = await organization();
+    const destination = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "https://a.example", secret: "whsec-a" } }, { secretBox });
+    const other = await createTelemetryDestination(db, { organizationId: org.id, name: "other", kind: "webhook", config: { url: "https://b.example" } }, { secretBox });
+    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { url: "https://c.example", secret: "whsec-c" } }, { secretBox });
+    expect((await getTelemetryDestinationWithConfig(db, org.id, destination.id, { secretBox }))?.config).toEqual({ url: "https://a.example", secret: "whsec-a" });
+    expect((await getNotificationChannelWithConfig(db, org.id, channel.id, { secretBox }))?.config).toEqual({ url: "https://c.example", secret: "whsec-c" });
+    const { configCiphertext } = await db.prisma.telemetryDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    expect(configCiphertext).toMatch(/^v2\.test\./);
+    await db.prisma.telemetryDestination.update({ where: { id: other.id }, data: { configCiphertext } });
+    await expect(getTelemetryDestinationWithConfig(db, org.id, other.id, { secretBox })).rejects.toThrow(/not written for this row and organization/);
+    await db.prisma.notificationChannel.update({ where: { id: channel.id }, data: { configCiphertext } });
+    await expect(getNotificationChannelWithConfig(db, org.id, channel.id, { secretBox })).rejects.toThrow(/not written for this row and organization/);
+    await db.prisma.telemetryDestination.deleteMany({ where: { organizationId: org.id } });
+    await db.prisma.notificationChannel.deleteMany({ where: { organizationId: org.id } });
   });
 
   it.skipIf(target.skip)("re-encrypts v1 and old-key credentials to v2 bound to their row, once", async () => {
