@@ -47,6 +47,8 @@ export async function runStartupTasks(
             created.apiKeyGenerated ? `  API key (shown once, store it now): ${created.apiKey}` : "  API key: from GATEWAY_API_KEY",
             "  Try: model 'demo/demo/decide' on POST /v1/systemone.",
           ].join("\n"),
+          // Generated secrets are printed on purpose, once: the log redaction leaves this line alone.
+          { shown_once: true },
         );
       }
     }
@@ -54,7 +56,7 @@ export async function runStartupTasks(
       const applied = await applyGatewayConfig(config, { db: database, secretBox, env });
       logger.info(`Applied ${settings.configPath} (${applied.organizations} organization(s)).`);
       for (const key of applied.generatedKeys) {
-        logger.info(`Generated API key ${key.organization}/${key.project}/${key.name} (shown once, store it now): ${key.secret}`);
+        logger.info(`Generated API key ${key.organization}/${key.project}/${key.name} (shown once, store it now): ${key.secret}`, { shown_once: true });
       }
     }
     return { database, secretBox };

@@ -141,4 +141,16 @@ describe("gateway log lines", () => {
     expect(leaks(output, anthropicCredential) || leaks(output, openAiCredential)).toBe(false);
     for (const shape of ["xai-QQQQ", "gsk_AbCd", "AIzaSyA1"]) expect(output).not.toContain(shape);
   });
+
+  it("print a key the gateway generated when the line says it is shown once on purpose", async () => {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => void (lines.push(chunk.toString("utf8")), done()) });
+    const logger = createGatewayLogger({ format: "json", destination });
+    const generated = `gak_${"A1b2C3d4".repeat(6)}`;
+    logger.info(`API key (shown once, store it now): ${generated}`, { shown_once: true });
+    logger.info(`API key: ${generated}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines[0]).toContain(generated);
+    expect(lines[1]).not.toContain(generated);
+  });
 });

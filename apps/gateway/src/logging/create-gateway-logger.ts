@@ -105,7 +105,12 @@ export function describeError(error: unknown): Record<string, unknown> {
   return { message: String(error) };
 }
 
-/** pino's `logMethod` hook: each argument of a log call (message, fields) with secrets redacted. */
+/**
+ * pino's `logMethod` hook: each argument of a log call (message, fields) with secrets redacted,
+ * except on the lines that print secrets the gateway generated, once, on purpose (first start,
+ * keys generated from the configuration file), marked with the field `shown_once: true`.
+ */
 function redactLogArguments(this: unknown, inputs: unknown[], method: (...inputs: unknown[]) => void): void {
-  method.apply(this, inputs.map((input) => (typeof input === "string" ? redactSecrets(input) : redactSecretsInValue(input))));
+  const shownOnce = inputs.some((input) => typeof input === "object" && input !== null && (input as Record<string, unknown>).shown_once === true);
+  method.apply(this, shownOnce ? inputs : inputs.map((input) => (typeof input === "string" ? redactSecrets(input) : redactSecretsInValue(input))));
 }
