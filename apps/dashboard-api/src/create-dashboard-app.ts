@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { DatabaseClient, SqlClient } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { createAttemptLimiter } from "./auth/attempt-limiter.js";
+import { createLoginThrottle } from "./auth/login-throttle.js";
 import { createAuthRoutes } from "./auth/auth-routes.js";
 import { resolvePrincipal } from "./auth/session-store.js";
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
@@ -37,12 +38,22 @@ import { type ControlPlaneChange, createControlPlaneAnnouncer } from "./services
 import type { DashboardServices, SecretCipher } from "./services/dashboard-services.js";
 import type { Redis } from "ioredis";
 
-/** Limits of the login and resend throttles (defaults in parentheses). */
+/**
+ * Limits of the login and resend throttles (defaults in parentheses). Logins are limited per
+ * (account, client address) and per client address (429), and slowed down per account, never
+ * locked (see `createLoginThrottle`).
+ */
 export interface DashboardThrottleSettings {
-  /** Failed logins per account in the window (5). */
-  accountFailures?: number;
-  /** Failed logins per client address in the window (20). */
+  /** Failed logins on one account from one client address in the window (5). */
+  accountAddressFailures?: number;
+  /** Failed logins per client address, all accounts together, in the window (20). */
   addressFailures?: number;
+  /** Failed logins on one account, any address, after which its logins are slowed down (5). */
+  accountSlowdownAfter?: number;
+  /** First slow-down delay in ms, doubling per further failure (250). */
+  accountDelayMs?: number;
+  /** Longest slow-down delay in ms (8000). */
+  accountMaxDelayMs?: number;
   /** Login failure window in ms (15 minutes). */
   loginWindowMs?: number;
   /** Invitation resends per invitation in the window (3). */
@@ -140,10 +151,14 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
     settings,
     logger,
     mailer: dependencies.mailer ?? createMailer({ smtpUrl: settings.smtpUrl, from: settings.emailFrom, timeoutMs: settings.deliveryTimeoutMs, logger }),
-    loginLimiters: {
-      account: createAttemptLimiter({ limit: throttle.accountFailures ?? 5, windowMs: loginWindowMs }),
-      address: createAttemptLimiter({ limit: throttle.addressFailures ?? 20, windowMs: loginWindowMs }),
-    },
+    loginThrottle: createLoginThrottle({
+      windowMs: loginWindowMs,
+      ...(throttle.accountAddressFailures === undefined ? {} : { accountAddressFailures: throttle.accountAddressFailures }),
+      ...(throttle.addressFailures === undefined ? {} : { addressFailures: throttle.addressFailures }),
+      ...(throttle.accountSlowdownAfter === undefined ? {} : { accountSlowdownAfter: throttle.accountSlowdownAfter }),
+      ...(throttle.accountDelayMs === undefined ? {} : { accountDelayMs: throttle.accountDelayMs }),
+      ...(throttle.accountMaxDelayMs === undefined ? {} : { accountMaxDelayMs: throttle.accountMaxDelayMs }),
+    }),
     resendLimiter: createAttemptLimiter({ limit: throttle.resendsPerInvitation ?? 3, windowMs: throttle.resendWindowMs ?? 60 * 60_000 }),
     playground: dependencies.playground ?? null,
     announceControlPlaneChange: createControlPlaneAnnouncer({

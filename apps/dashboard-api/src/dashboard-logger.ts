@@ -1,3 +1,4 @@
+import { redactSecrets, redactSecretsInValue } from "@gateway/errors";
 import { type DestinationStream, pino } from "pino";
 
 /** The few log calls the dashboard makes. Fields never carry secrets (pino's redaction censors them anyway). */
@@ -55,6 +56,9 @@ export function createConsoleLogger(options: DashboardLoggerOptions = {}): Dashb
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: redactedDashboardLogPaths, censor: "[redacted]" },
+      // Paths censor known field names; this removes key shapes and bearer tokens from every
+      // message and field value (an error message may quote a provider's key).
+      hooks: { logMethod: redactLogArguments },
     },
     destination,
   );
@@ -82,4 +86,9 @@ function formatForPeople(line: string): string {
 export function createSilentLogger(): DashboardLogger {
   const ignore = () => undefined;
   return { info: ignore, warn: ignore, error: ignore };
+}
+
+/** pino's `logMethod` hook: each argument of a log call (message, fields) with secrets redacted. */
+function redactLogArguments(this: unknown, inputs: unknown[], method: (...inputs: unknown[]) => void): void {
+  method.apply(this, inputs.map((input) => (typeof input === "string" ? redactSecrets(input) : redactSecretsInValue(input))));
 }

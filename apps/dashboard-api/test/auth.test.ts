@@ -12,7 +12,11 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
   let admin: { userId: string; email: string; password: string };
 
   beforeAll(async () => {
-    harness = await startTestDashboard({ target, dependencies: { throttle: { accountFailures: 3, addressFailures: 50, loginWindowMs: 60_000 } } });
+    harness = await startTestDashboard({
+      target,
+      settings: { trustProxy: "loopback" },
+      dependencies: { throttle: { accountAddressFailures: 3, addressFailures: 50, accountSlowdownAfter: 3, accountDelayMs: 1, accountMaxDelayMs: 5, loginWindowMs: 60_000 } },
+    });
     organization = await harness.createOrganization({ name: "Acme" });
     admin = await harness.createMember({ organizationId: organization.id, role: "admin", name: "Ada" });
   });
@@ -77,23 +81,54 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
     );
   });
 
-  it("throttles repeated failures per account, with Retry-After, even for the right password", async () => {
+  it("throttles repeated failures per (account, address), with Retry-After, even for the right password from that address", async () => {
     const victim = await harness.createMember({ organizationId: organization.id, role: "viewer" });
+    const from = { "x-forwarded-for": "203.0.113.20" };
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const failure = await harness.request("POST", "/v1/auth/login", { body: { email: victim.email, password: "guess" }, origin: null });
+      const failure = await harness.request("POST", "/v1/auth/login", { body: { email: victim.email, password: "guess" }, origin: null, headers: from });
       expect(failure.status).toBe(401);
     }
-    const blocked = await harness.request("POST", "/v1/auth/login", { body: { email: victim.email, password: victim.password }, origin: null });
+    const blocked = await harness.request("POST", "/v1/auth/login", { body: { email: victim.email, password: victim.password }, origin: null, headers: from });
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("too_many_attempts");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     // Unknown accounts are throttled the same way (no account enumeration through throttling).
-    for (let attempt = 0; attempt < 3; attempt += 1) await harness.request("POST", "/v1/auth/login", { body: { email: "ghost@example.com", password: "guess" }, origin: null });
-    expect((await harness.request("POST", "/v1/auth/login", { body: { email: "ghost@example.com", password: "guess" }, origin: null })).status).toBe(429);
+    for (let attempt = 0; attempt < 3; attempt += 1) await harness.request("POST", "/v1/auth/login", { body: { email: "ghost@example.com", password: "guess" }, origin: null, headers: from });
+    expect((await harness.request("POST", "/v1/auth/login", { body: { email: "ghost@example.com", password: "guess" }, origin: null, headers: from })).status).toBe(429);
+  });
+
+  it("never locks the owner out: failures from other addresses slow the account down, the right password still logs in", async () => {
+    const owner = await harness.createMember({ organizationId: organization.id, role: "owner" });
+    // An attacker spreads guesses over addresses, each at its (account, address) limit.
+    for (let address = 1; address <= 4; address += 1) {
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        await harness.request("POST", "/v1/auth/login", { body: { email: owner.email, password: "guess" }, origin: null, headers: { "x-forwarded-for": `198.51.100.${address}` } });
+      }
+    }
+    const attacker = await harness.request("POST", "/v1/auth/login", { body: { email: owner.email, password: owner.password }, origin: null, headers: { "x-forwarded-for": "198.51.100.1" } });
+    expect(attacker.status).toBe(429);
+    const ownerLogin = await harness.request("POST", "/v1/auth/login", { body: { email: owner.email, password: owner.password }, origin: null, headers: { "x-forwarded-for": "192.0.2.50" } });
+    expect(ownerLogin.status).toBe(200);
+    expect(ownerLogin.headers.get("set-cookie")).toMatch(/^gateway_session=/);
+  });
+
+  it("uses the socket address unless DASHBOARD_TRUST_PROXY is set: X-Forwarded-For cannot dodge the limit", async () => {
+    const direct = await startTestDashboard({ target, dependencies: { throttle: { accountAddressFailures: 2, addressFailures: 50, loginWindowMs: 60_000 } } });
+    try {
+      const org = await direct.createOrganization();
+      const member = await direct.createMember({ organizationId: org.id, role: "member" });
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        await direct.request("POST", "/v1/auth/login", { body: { email: member.email, password: "guess" }, origin: null, headers: { "x-forwarded-for": `203.0.113.${attempt}` } });
+      }
+      const blocked = await direct.request("POST", "/v1/auth/login", { body: { email: member.email, password: "guess" }, origin: null, headers: { "x-forwarded-for": "203.0.113.99" } });
+      expect(blocked.status).toBe(429);
+    } finally {
+      await direct.close();
+    }
   });
 
   it("throttles repeated failures per client address across accounts", async () => {
-    const throttled = await startTestDashboard({ target, dependencies: { throttle: { accountFailures: 100, addressFailures: 4, loginWindowMs: 60_000 } } });
+    const throttled = await startTestDashboard({ target, dependencies: { throttle: { accountAddressFailures: 100, addressFailures: 4, loginWindowMs: 60_000 } } });
     try {
       const org = await throttled.createOrganization();
       const member = await throttled.createMember({ organizationId: org.id, role: "member" });

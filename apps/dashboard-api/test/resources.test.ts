@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashApiKey } from "@gateway/db";
+import { connectionCredentialBinding, hashApiKey } from "@gateway/db";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 
@@ -76,9 +76,22 @@ describe.each(databaseTargets)("resources (%s)", (target) => {
     const created = await call("POST", "/api/connections", { name: "anthropic", kind: "anthropic", credential: "sk-ant-secret" });
     const row = await harness.database.prisma.connection.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(row.credentialCiphertext).not.toContain("sk-ant-secret");
-    expect(harness.dashboard.services.secrets.decrypt(row.credentialCiphertext!)).toBe("sk-ant-secret");
+    expect(harness.dashboard.services.secrets.decrypt(row.credentialCiphertext!, connectionCredentialBinding(organizationId, created.body.id))).toBe("sk-ant-secret");
     expect((await call("POST", "/api/connections", { name: "bad/name", kind: "demo" })).status).toBe(400);
     expect((await call("POST", "/api/connections", { name: "native", kind: "systemone" })).status).toBe(400);
+  });
+
+  it("connections: a credential ciphertext copied to another connection does not decrypt there, and the test action says so (no 500)", async () => {
+    const source = await call("POST", "/api/connections", { name: "copied-from", kind: "openai", base_url: "http://127.0.0.1:9/v1", credential: "sk-copied-secret" });
+    const target = await call("POST", "/api/connections", { name: "copied-to", kind: "openai", base_url: "http://127.0.0.1:9/v1" });
+    const { credentialCiphertext } = await harness.database.prisma.connection.findUniqueOrThrow({ where: { id: source.body.id } });
+    await harness.database.prisma.connection.update({ where: { id: target.body.id }, data: { credentialCiphertext } });
+    const tested = await call("POST", `/api/connections/${target.body.id}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toMatchObject({ ok: false, message: expect.stringMatching(/cannot be decrypted for this connection/) });
+    expect(JSON.stringify(tested.body)).not.toContain("sk-copied-secret");
+    await call("DELETE", `/api/connections/${target.body.id}`);
+    await call("DELETE", `/api/connections/${source.body.id}`);
   });
 
   it("connections: upstream settings (logprobs, default max_tokens, timeouts) with the stored bounds", async () => {

@@ -23,7 +23,7 @@ export async function startStandaloneGateway(options: StartGatewayOptions = {}):
   const settings = { ...readGatewaySettings(env), ...options.settings };
   const logger = options.logger ?? createGatewayLogger({ level: settings.logLevel, ...(settings.logFormat === undefined ? {} : { format: settings.logFormat }) });
   limitHeapGrowth(settings.heapGrowingPercent);
-  await runStartupWorker(settings, env, (message) => logger.info(message));
+  await runStartupWorker(settings, env, (message, fields) => logger.info(message, fields));
 
   const [{ loadSecretBoxFromEnvironment, openDataPlaneDatabase }, { serveGateway }] = await Promise.all([
     import("@gateway/db/data-plane"),
@@ -56,7 +56,7 @@ function limitHeapGrowth(percent: number): void {
   setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 
-function runStartupWorker(settings: GatewaySettings, env: Record<string, string | undefined>, notice: (message: string) => void): Promise<void> {
+function runStartupWorker(settings: GatewaySettings, env: Record<string, string | undefined>, notice: (message: string, fields?: Record<string, unknown>) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     // A child process rather than a worker thread: when it exits, all of its memory is returned
     // (a worker's freed malloc arenas stay resident in this process, tens of MB).
@@ -67,7 +67,7 @@ function runStartupWorker(settings: GatewaySettings, env: Record<string, string 
     });
     let outcome: StartupWorkerMessage | undefined;
     child.on("message", (message: StartupWorkerMessage) => {
-      if (message.kind === "notice") notice(message.message);
+      if (message.kind === "notice") notice(message.message, message.fields);
       else outcome = message;
     });
     child.once("error", reject);

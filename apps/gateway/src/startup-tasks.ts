@@ -1,4 +1,4 @@
-import { type Database, type SecretBox, createDatabase, loadSecretBoxFromEnvironment } from "@gateway/db";
+import { type Database, type SecretBox, createDatabase, loadSecretBoxFromEnvironment, reencryptStoredSecrets } from "@gateway/db";
 import { bootstrapFirstStart } from "./bootstrap-first-start.js";
 import { applyGatewayConfig } from "./config-file/apply-gateway-config.js";
 import { loadGatewayConfig } from "./config-file/load-gateway-config.js";
@@ -28,6 +28,9 @@ export async function runStartupTasks(
       dataDirectory: settings.dataDirectory,
       logger: { info: (message) => logger.info(message), warn: (message) => logger.info(message) },
     });
+    // Data migration: stored credentials not yet bound to their row (v1) or under an old key.
+    const { reencrypted } = await reencryptStoredSecrets(database, secretBox);
+    if (reencrypted > 0) logger.info(`Re-encrypted ${reencrypted} stored credential(s) bound to their rows.`);
     if (config === null || config.organizations.length === 0) {
       const created = await bootstrapFirstStart({
         db: database,
@@ -44,6 +47,8 @@ export async function runStartupTasks(
             created.apiKeyGenerated ? `  API key (shown once, store it now): ${created.apiKey}` : "  API key: from GATEWAY_API_KEY",
             "  Try: model 'demo/demo/decide' on POST /v1/systemone.",
           ].join("\n"),
+          // Generated secrets are printed on purpose, once: the log redaction leaves this line alone.
+          { shown_once: true },
         );
       }
     }
@@ -51,7 +56,7 @@ export async function runStartupTasks(
       const applied = await applyGatewayConfig(config, { db: database, secretBox, env });
       logger.info(`Applied ${settings.configPath} (${applied.organizations} organization(s)).`);
       for (const key of applied.generatedKeys) {
-        logger.info(`Generated API key ${key.organization}/${key.project}/${key.name} (shown once, store it now): ${key.secret}`);
+        logger.info(`Generated API key ${key.organization}/${key.project}/${key.name} (shown once, store it now): ${key.secret}`, { shown_once: true });
       }
     }
     return { database, secretBox };

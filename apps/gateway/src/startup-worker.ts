@@ -9,7 +9,7 @@ import { runStartupTasks } from "./startup-tasks.js";
 
 /** Messages from the start-up process to the gateway. */
 export type StartupWorkerMessage =
-  | { kind: "notice"; message: string }
+  | { kind: "notice"; message: string; fields?: Record<string, unknown> }
   | { kind: "done" }
   | { kind: "failed"; name: string; message: string; fieldPath: string | null };
 
@@ -28,7 +28,7 @@ const send = (message: StartupWorkerMessage) =>
 async function run(request: StartupWorkerRequest): Promise<void> {
   try {
     const notices: Promise<void>[] = [];
-    const { database } = await runStartupTasks(request.settings, process.env, { info: (message) => void notices.push(send({ kind: "notice", message })) });
+    const { database } = await runStartupTasks(request.settings, process.env, { info: (message, fields) => void notices.push(send({ kind: "notice", message, ...(fields === undefined ? {} : { fields }) })) });
     await database.close();
     await Promise.all(notices);
     await send({ kind: "done" });

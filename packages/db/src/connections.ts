@@ -5,6 +5,7 @@ import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/con
 import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
+import { connectionCredentialBinding, newBoundRowId } from "./secret-bindings.js";
 
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
@@ -93,7 +94,7 @@ function validateName(name: string): void {
   }
 }
 
-function toData(input: Partial<ConnectionInput>, secretBox: SecretBox): Record<string, unknown> {
+function toData(input: Partial<ConnectionInput>, secretBox: SecretBox, binding: { organizationId: string; id: string }): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   if (input.name !== undefined) {
     validateName(input.name);
@@ -101,7 +102,9 @@ function toData(input: Partial<ConnectionInput>, secretBox: SecretBox): Record<s
   }
   if (input.kind !== undefined) data.kind = requireOneOf(CONNECTION_KINDS, input.kind, "kind");
   if (input.baseUrl !== undefined) data.baseUrl = input.baseUrl;
-  if (input.credential !== undefined) data.credentialCiphertext = input.credential === null ? null : secretBox.encrypt(input.credential);
+  if (input.credential !== undefined) {
+    data.credentialCiphertext = input.credential === null ? null : secretBox.encrypt(input.credential, connectionCredentialBinding(binding.organizationId, binding.id));
+  }
   if (input.headers !== undefined) data.headers = input.headers;
   if (input.models !== undefined) data.models = input.models;
   if (input.upstreamModelNames !== undefined) data.upstreamModelNames = input.upstreamModelNames;
@@ -115,20 +118,21 @@ function toData(input: Partial<ConnectionInput>, secretBox: SecretBox): Record<s
   return data;
 }
 
-function createData(input: ConnectionInput, secretBox: SecretBox) {
+function createData(input: ConnectionInput, secretBox: SecretBox, id: string) {
   return {
     headers: {},
     models: [],
     upstreamModelNames: {},
     prices: {},
-    ...toData(input, secretBox),
+    ...toData(input, secretBox, { organizationId: input.organizationId, id }),
+    id,
     organizationId: input.organizationId,
   } as unknown as Parameters<DatabaseClient["prisma"]["connection"]["create"]>[0]["data"];
 }
 
-/** Creates a connection (credential encrypted); 409 when the name exists in the organization. */
+/** Creates a connection (credential encrypted, bound to the new row); 409 when the name exists in the organization. */
 export async function createConnection(db: DatabaseClient, input: ConnectionInput, options: { secretBox: SecretBox }): Promise<ConnectionRecord> {
-  return toRecord(await translateWrite("connection", () => db.prisma.connection.create({ data: createData(input, options.secretBox) })));
+  return toRecord(await translateWrite("connection", () => db.prisma.connection.create({ data: createData(input, options.secretBox, newBoundRowId()) })));
 }
 
 /**
@@ -139,10 +143,19 @@ export async function createConnection(db: DatabaseClient, input: ConnectionInpu
 export async function upsertConnectionByName(db: DatabaseClient, input: ConnectionInput, options: { secretBox: SecretBox }): Promise<ConnectionRecord> {
   const { organizationId: _organizationId, ...changes } = input;
   const where = { organizationId_name: { organizationId: input.organizationId, name: input.name } };
-  const update = toData(changes, options.secretBox);
   const existing = await db.prisma.connection.findUnique({ where });
+  const id = existing?.id ?? newBoundRowId();
+  const update = toData(changes, options.secretBox, { organizationId: input.organizationId, id });
   if (existing && holdsValues(existing, update)) return toRecord(existing);
-  return toRecord(await db.prisma.connection.upsert({ where, create: createData(input, options.secretBox), update }));
+  let row = await db.prisma.connection.upsert({ where, create: createData(input, options.secretBox, id), update });
+  if (row.id !== id && input.credential !== undefined && input.credential !== null) {
+    // Created by someone else in between: bind the credential to the row that exists.
+    row = await db.prisma.connection.update({
+      where: { id: row.id },
+      data: { credentialCiphertext: options.secretBox.encrypt(input.credential, connectionCredentialBinding(row.organizationId, row.id)) },
+    });
+  }
+  return toRecord(row);
 }
 
 export async function listConnections(db: DatabaseClient, organizationId: string): Promise<ConnectionRecord[]> {
@@ -157,7 +170,7 @@ export async function getConnection(db: DatabaseClient, organizationId: string, 
 /** The decrypted credential of a connection (for the connectivity test). null when none is set or the connection is missing. */
 export async function getConnectionCredential(db: DatabaseClient, organizationId: string, id: string, options: { secretBox: SecretBox }): Promise<string | null> {
   const row = await db.prisma.connection.findFirst({ where: { id, organizationId }, select: { credentialCiphertext: true } });
-  return row?.credentialCiphertext ? options.secretBox.decrypt(row.credentialCiphertext) : null;
+  return row?.credentialCiphertext ? options.secretBox.decrypt(row.credentialCiphertext, connectionCredentialBinding(organizationId, id)) : null;
 }
 
 /** Updates a connection; `credential: undefined` keeps the stored one. 404 / 409 as usual. */
@@ -168,7 +181,7 @@ export async function updateConnection(
   changes: Partial<Omit<ConnectionInput, "organizationId">>,
   options: { secretBox: SecretBox },
 ): Promise<ConnectionRecord> {
-  return toRecord(await translateWrite("connection", () => db.prisma.connection.update({ where: { id, organizationId }, data: toData(changes, options.secretBox) })));
+  return toRecord(await translateWrite("connection", () => db.prisma.connection.update({ where: { id, organizationId }, data: toData(changes, options.secretBox, { organizationId, id }) })));
 }
 
 export async function deleteConnection(db: DatabaseClient, organizationId: string, id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { connectionCredentialBinding } from "./secret-bindings.js";
 import type { ControlPlaneSnapshot, ModelPrice } from "@gateway/contracts";
 import type { SecretBox } from "./secret-box.js";
 import {
@@ -106,7 +107,7 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
       let credential: string | null = null;
       if (row.credential_ciphertext !== null && row.credential_ciphertext !== undefined) {
         try {
-          credential = options.secretBox.decrypt(String(row.credential_ciphertext));
+          credential = options.secretBox.decrypt(String(row.credential_ciphertext), connectionCredentialBinding(String(row.organization_id), id));
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           throw Object.assign(new Error(`connection "${name}" (${id}): ${message}`), { name: "SecretBoxError", cause: error });

@@ -13,7 +13,10 @@ export type { MigrateDatabaseOptions, MigrationResult, MigrationFile } from "./m
 
 // Secrets, passwords, keys and tokens
 export { createSecretBox, SecretBoxError } from "./secret-box.js";
-export type { SecretBox, SecretBoxOptions, SecretKey } from "./secret-box.js";
+export type { SecretBinding, SecretBox, SecretBoxOptions, SecretKey } from "./secret-box.js";
+export { connectionCredentialBinding, notificationChannelConfigBinding, telemetryDestinationConfigBinding } from "./secret-bindings.js";
+export { reencryptStoredSecrets } from "./reencrypt-stored-secrets.js";
+export type { ReencryptionResult } from "./reencrypt-stored-secrets.js";
 export { loadSecretBoxFromEnvironment, parseSecretKeys, deriveKeyId, SECRET_KEY_FILE_NAME } from "./load-secret-box-from-environment.js";
 export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
 export { hashPassword, verifyPassword, needsRehash, dummyPasswordHash, DEFAULT_PASSWORD_HASH_PARAMETERS } from "./password-hash.js";

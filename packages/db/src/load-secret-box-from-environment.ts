@@ -86,7 +86,7 @@ export function loadSecretBoxFromEnvironment(options: LoadSecretBoxOptions): Sec
     if (options.generateWhenMissing === false) {
       throw new SecretBoxError("GATEWAY_SECRET_KEY is not set (32 bytes, base64 or hex; e.g. `openssl rand -base64 32`)");
     }
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const generated = `${randomBytes(32).toString("base64")}\n`;
     try {
       writeFileSync(file, generated, { mode: 0o600, flag: "wx" });

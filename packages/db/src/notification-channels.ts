@@ -3,6 +3,7 @@ import { NOTIFICATION_CHANNEL_KINDS } from "./enums.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
+import { newBoundRowId, notificationChannelConfigBinding } from "./secret-bindings.js";
 import { selectEnabledDeliveryTargets, updateDeliveryOutcome } from "./delivery-target-rows.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -43,15 +44,16 @@ const toRecord = ({ configCiphertext: _ciphertext, ...row }: Row): NotificationC
 });
 const withConfig = (row: Row, secretBox: SecretBox): NotificationChannelWithConfig => ({
   ...toRecord(row),
-  config: JSON.parse(secretBox.decrypt(row.configCiphertext)) as Record<string, unknown>,
+  config: JSON.parse(secretBox.decrypt(row.configCiphertext, notificationChannelConfigBinding(row.organizationId, row.id))) as Record<string, unknown>,
 });
 
 export async function createNotificationChannel(db: DatabaseClient, input: NotificationChannelInput, options: { secretBox: SecretBox }): Promise<NotificationChannelRecord> {
   const kind = requireOneOf(NOTIFICATION_CHANNEL_KINDS, input.kind, "kind");
+  const id = newBoundRowId();
   return toRecord(
     await translateWrite("notification channel", () =>
       db.prisma.notificationChannel.create({
-        data: { organizationId: input.organizationId, name: input.name, kind, configCiphertext: options.secretBox.encrypt(JSON.stringify(input.config)), events: input.events ?? [], enabled: input.enabled ?? true },
+        data: { id, organizationId: input.organizationId, name: input.name, kind, configCiphertext: options.secretBox.encrypt(JSON.stringify(input.config), notificationChannelConfigBinding(input.organizationId, id)), events: input.events ?? [], enabled: input.enabled ?? true },
       }),
     ),
   );
@@ -98,7 +100,7 @@ export async function updateNotificationChannel(
   const data: Record<string, unknown> = {};
   if (changes.name !== undefined) data.name = changes.name;
   if (changes.kind !== undefined) data.kind = requireOneOf(NOTIFICATION_CHANNEL_KINDS, changes.kind, "kind");
-  if (changes.config !== undefined) data.configCiphertext = options.secretBox.encrypt(JSON.stringify(changes.config));
+  if (changes.config !== undefined) data.configCiphertext = options.secretBox.encrypt(JSON.stringify(changes.config), notificationChannelConfigBinding(organizationId, id));
   if (changes.events !== undefined) data.events = changes.events;
   if (changes.enabled !== undefined) data.enabled = changes.enabled;
   return toRecord(await translateWrite("notification channel", () => db.prisma.notificationChannel.update({ where: { id, organizationId }, data })));

@@ -1,8 +1,7 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import pg from "pg";
 import { resolveDatabaseUrl, type DatabaseProvider, type ResolvedDatabaseUrl } from "./database-url.js";
 import { migrateDatabase, type MigrationResult } from "./migrate-database.js";
+import { prepareSqliteFile } from "./prepare-sqlite-file.js";
 import type { SqlClient } from "./sql-client.js";
 import {
   createPostgresqlStatementQuery,
@@ -55,7 +54,7 @@ export function openSqlConnections(
   options: { sqliteBusyTimeoutMs?: number; postgresqlPoolSize?: number } = {},
 ): SqlConnections {
   if (resolved.provider === "sqlite") {
-    if (resolved.filePath !== null) mkdirSync(path.dirname(resolved.filePath), { recursive: true });
+    if (resolved.filePath !== null) prepareSqliteFile(resolved.filePath);
     const statements = createSqliteStatementRunner(resolved.url, Math.max(options.sqliteBusyTimeoutMs ?? 30_000, 30_000));
     return {
       provider: "sqlite",

@@ -27,7 +27,28 @@ describe("createSecretBox", () => {
     expect(after.needsReencryption(stored)).toBe(true);
     const fresh = after.encrypt("credential");
     expect(fresh.startsWith("v1.new.")).toBe(true);
-    expect(after.needsReencryption(fresh)).toBe(false);
+    // Unbound (v1) ciphertexts are re-encrypted with their row's binding.
+    expect(after.needsReencryption(fresh)).toBe(true);
+    const bound = after.encrypt("credential", { organizationId: "org_1", column: "connections.credential_ciphertext", rowId: "con_1" });
+    expect(bound.startsWith("v2.new.")).toBe(true);
+    expect(after.needsReencryption(bound)).toBe(false);
+  });
+
+  it("binds v2 ciphertexts to their organization, column and row; v1 still decrypts", () => {
+    const box = createSecretBox({ keys: [{ id: "main", key: key() }], activeKeyId: "main" });
+    const row = { organizationId: "org_1", column: "connections.credential_ciphertext", rowId: "con_1" };
+    const ciphertext = box.encrypt("sk-row-secret", row);
+    expect(box.decrypt(ciphertext, row)).toBe("sk-row-secret");
+    for (const elsewhere of [{ ...row, rowId: "con_2" }, { ...row, organizationId: "org_2" }, { ...row, column: "telemetry_destinations.config_ciphertext" }]) {
+      expect(() => box.decrypt(ciphertext, elsewhere)).toThrow(SecretBoxError);
+      expect(() => box.decrypt(ciphertext, elsewhere)).toThrow(/not written for this row and organization/);
+      expect(() => box.decrypt(ciphertext, elsewhere)).not.toThrow(/sk-row-secret/);
+    }
+    expect(() => box.decrypt(ciphertext)).toThrow(/bound to its row, and no row was given/);
+    const legacy = box.encrypt("sk-legacy");
+    expect(legacy.startsWith("v1.main.")).toBe(true);
+    expect(box.decrypt(legacy, row)).toBe("sk-legacy");
+    expect(box.decrypt(legacy)).toBe("sk-legacy");
   });
 
   it("fails loudly with the wrong key, an unknown key id or tampering, without printing the secret", () => {

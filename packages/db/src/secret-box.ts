@@ -16,20 +16,39 @@ export interface SecretBoxOptions {
 }
 
 /**
+ * The row a ciphertext belongs to, authenticated as additional data: a ciphertext copied to
+ * another row, column or organization fails to decrypt.
+ */
+export interface SecretBinding {
+  organizationId: string;
+  /** `<table>.<column>`, e.g. `connections.credential_ciphertext`. */
+  column: string;
+  /** The row's id. */
+  rowId: string;
+}
+
+/**
  * Encrypts secrets at rest (provider credentials, OAuth tokens, telemetry configs).
  *
- * Ciphertext format (ASCII, safe in any text column):
- * `v1.<keyId>.<iv>.<tag>.<data>`, where iv (12 bytes), tag (16 bytes) and data are base64url
- * without padding. AES-256-GCM; the header `v1.<keyId>` is authenticated as additional data,
- * so a ciphertext cannot be relabelled to another key.
+ * Ciphertext format (ASCII, safe in any text column): `<version>.<keyId>.<iv>.<tag>.<data>`,
+ * where iv (12 bytes), tag (16 bytes) and data are base64url without padding; AES-256-GCM.
+ * - `v2` (written with a {@link SecretBinding}): the additional data is the header `v2.<keyId>`
+ *   and the binding (organization, table and column, row id), so a ciphertext is only valid in
+ *   the row it was written for.
+ * - `v1` (older rows, or written without a binding): the additional data is the header `v1.<keyId>`
+ *   only (a ciphertext cannot be relabelled to another key). Still decrypted; re-encrypt to v2.
  */
 export interface SecretBox {
   readonly activeKeyId: string;
   readonly keyIds: readonly string[];
-  encrypt(plaintext: string): string;
-  /** Throws `SecretBoxError` on an unknown key id, a wrong key or tampering. */
-  decrypt(ciphertext: string): string;
-  /** True when the ciphertext was made with a key other than the active one (re-encrypt it). */
+  /** Encrypts; `v2` bound to `binding` when given, else `v1`. */
+  encrypt(plaintext: string, binding?: SecretBinding): string;
+  /**
+   * Throws `SecretBoxError` on an unknown key id, a wrong key, tampering, or a `v2` ciphertext
+   * read without its binding or in another row. A `v1` ciphertext decrypts with or without a binding.
+   */
+  decrypt(ciphertext: string, binding?: SecretBinding): string;
+  /** True when the ciphertext is `v1` or was made with a key other than the active one (re-encrypt it with its binding). */
   needsReencryption(ciphertext: string): boolean;
 }
 
@@ -38,7 +57,8 @@ export class SecretBoxError extends Error {
   override readonly name = "SecretBoxError";
 }
 
-const VERSION = "v1";
+const LEGACY_VERSION = "v1";
+const BOUND_VERSION = "v2";
 const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 
 /** Creates an AES-256-GCM secret box with key ids for rotation. */
@@ -55,27 +75,31 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
 
   const parse = (ciphertext: string) => {
     const parts = typeof ciphertext === "string" ? ciphertext.split(".") : [];
-    if (parts.length !== 5 || parts[0] !== VERSION) {
-      throw new SecretBoxError("not a secret box ciphertext (expected v1.<keyId>.<iv>.<tag>.<data>)");
+    if (parts.length !== 5 || (parts[0] !== LEGACY_VERSION && parts[0] !== BOUND_VERSION)) {
+      throw new SecretBoxError("not a secret box ciphertext (expected v1|v2.<keyId>.<iv>.<tag>.<data>)");
     }
-    const [, keyId, iv, tag, data] = parts as [string, string, string, string, string];
-    return { keyId, iv: Buffer.from(iv, "base64url"), tag: Buffer.from(tag, "base64url"), data: Buffer.from(data, "base64url") };
+    const [version, keyId, iv, tag, data] = parts as [string, string, string, string, string];
+    return { version, keyId, iv: Buffer.from(iv, "base64url"), tag: Buffer.from(tag, "base64url"), data: Buffer.from(data, "base64url") };
   };
+
+  const additionalData = (version: string, keyId: string, binding: SecretBinding | undefined) =>
+    Buffer.from(version === BOUND_VERSION ? `${version}.${keyId}\n${JSON.stringify([binding!.organizationId, binding!.column, binding!.rowId])}` : `${version}.${keyId}`);
 
   return {
     activeKeyId: options.activeKeyId,
     keyIds: [...keys.keys()],
-    encrypt(plaintext) {
+    encrypt(plaintext, binding) {
       if (typeof plaintext !== "string") throw new SecretBoxError("only strings can be encrypted");
+      const version = binding === undefined ? LEGACY_VERSION : BOUND_VERSION;
       const iv = randomBytes(12);
       const cipher = createCipheriv("aes-256-gcm", activeKey, iv);
-      cipher.setAAD(Buffer.from(`${VERSION}.${options.activeKeyId}`));
+      cipher.setAAD(additionalData(version, options.activeKeyId, binding));
       const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
       const tag = cipher.getAuthTag();
-      return [VERSION, options.activeKeyId, iv.toString("base64url"), tag.toString("base64url"), data.toString("base64url")].join(".");
+      return [version, options.activeKeyId, iv.toString("base64url"), tag.toString("base64url"), data.toString("base64url")].join(".");
     },
-    decrypt(ciphertext) {
-      const { keyId, iv, tag, data } = parse(ciphertext);
+    decrypt(ciphertext, binding) {
+      const { version, keyId, iv, tag, data } = parse(ciphertext);
       const key = keys.get(keyId);
       if (!key) {
         throw new SecretBoxError(
@@ -83,19 +107,25 @@ export function createSecretBox(options: SecretBoxOptions): SecretBox {
         );
       }
       if (iv.length !== 12 || tag.length !== 16) throw new SecretBoxError("cannot decrypt: malformed ciphertext");
+      if (version === BOUND_VERSION && binding === undefined) {
+        throw new SecretBoxError("cannot decrypt: the ciphertext is bound to its row, and no row was given");
+      }
       try {
         const decipher = createDecipheriv("aes-256-gcm", key, iv);
-        decipher.setAAD(Buffer.from(`${VERSION}.${keyId}`));
+        decipher.setAAD(additionalData(version, keyId, binding));
         decipher.setAuthTag(tag);
         return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
       } catch {
         throw new SecretBoxError(
-          `cannot decrypt: authentication failed for key "${keyId}" (wrong key material for this id, or the ciphertext was altered)`,
+          version === BOUND_VERSION
+            ? `cannot decrypt ${binding!.column} of row "${binding!.rowId}": it was not written for this row and organization (copied from another row?), or the key material for "${keyId}" is wrong, or the ciphertext was altered`
+            : `cannot decrypt: authentication failed for key "${keyId}" (wrong key material for this id, or the ciphertext was altered)`,
         );
       }
     },
     needsReencryption(ciphertext) {
-      return parse(ciphertext).keyId !== options.activeKeyId;
+      const { version, keyId } = parse(ciphertext);
+      return version !== BOUND_VERSION || keyId !== options.activeKeyId;
     },
   };
 }

@@ -2,6 +2,7 @@ import type { DatabaseClient } from "./create-database.js";
 import { TELEMETRY_DESTINATION_KINDS } from "./enums.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
+import { newBoundRowId, telemetryDestinationConfigBinding } from "./secret-bindings.js";
 import { selectEnabledDeliveryTargets, updateDeliveryOutcome } from "./delivery-target-rows.js";
 import type { SqlClient } from "./sql-client.js";
 
@@ -38,15 +39,16 @@ const toRecord = ({ configCiphertext: _ciphertext, ...row }: Row): TelemetryDest
 });
 const withConfig = (row: Row, secretBox: SecretBox): TelemetryDestinationWithConfig => ({
   ...toRecord(row),
-  config: JSON.parse(secretBox.decrypt(row.configCiphertext)) as Record<string, unknown>,
+  config: JSON.parse(secretBox.decrypt(row.configCiphertext, telemetryDestinationConfigBinding(row.organizationId, row.id))) as Record<string, unknown>,
 });
 
 export async function createTelemetryDestination(db: DatabaseClient, input: TelemetryDestinationInput, options: { secretBox: SecretBox }): Promise<TelemetryDestinationRecord> {
   const kind = requireOneOf(TELEMETRY_DESTINATION_KINDS, input.kind, "kind");
+  const id = newBoundRowId();
   return toRecord(
     await translateWrite("telemetry destination", () =>
       db.prisma.telemetryDestination.create({
-        data: { organizationId: input.organizationId, name: input.name, kind, configCiphertext: options.secretBox.encrypt(JSON.stringify(input.config)), enabled: input.enabled ?? true },
+        data: { id, organizationId: input.organizationId, name: input.name, kind, configCiphertext: options.secretBox.encrypt(JSON.stringify(input.config), telemetryDestinationConfigBinding(input.organizationId, id)), enabled: input.enabled ?? true },
       }),
     ),
   );
@@ -93,7 +95,7 @@ export async function updateTelemetryDestination(
   const data: Record<string, unknown> = {};
   if (changes.name !== undefined) data.name = changes.name;
   if (changes.kind !== undefined) data.kind = requireOneOf(TELEMETRY_DESTINATION_KINDS, changes.kind, "kind");
-  if (changes.config !== undefined) data.configCiphertext = options.secretBox.encrypt(JSON.stringify(changes.config));
+  if (changes.config !== undefined) data.configCiphertext = options.secretBox.encrypt(JSON.stringify(changes.config), telemetryDestinationConfigBinding(organizationId, id));
   if (changes.enabled !== undefined) data.enabled = changes.enabled;
   return toRecord(await translateWrite("telemetry destination", () => db.prisma.telemetryDestination.update({ where: { id, organizationId }, data })));
 }

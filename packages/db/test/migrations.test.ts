@@ -1,8 +1,8 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultMigrationsDirectory, migrateDatabase, readMigrationFiles, resolveDatabaseUrl, createDatabase } from "../src/index.js";
+import { defaultMigrationsDirectory, migrateDatabase, readMigrationFiles, resolveDatabaseUrl, createDatabase, loadSecretBoxFromEnvironment } from "../src/index.js";
 import { databaseTargets, type FreshDatabase } from "./database-targets.js";
 
 describe.each(databaseTargets)("migrations on $provider", (target) => {
@@ -105,6 +105,39 @@ describe("the embedded default", () => {
       const result = await database.migrate();
       expect(result.applied.length).toBeGreaterThan(0);
       expect(readdirSync(dataDirectory)).toContain("gateway.db");
+    } finally {
+      await database.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("creates the data directory 0700, and gateway.db, its -wal/-shm and secret.key 0600", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "gateway-modes-"));
+    const dataDirectory = path.join(directory, "data");
+    const database = createDatabase({ dataDirectory });
+    try {
+      await database.migrate();
+      await database.queryStatement({ sql: "SELECT COUNT(*) AS n FROM organizations", args: [] });
+      loadSecretBoxFromEnvironment({ env: {}, dataDirectory });
+      const modeOf = (name: string) => statSync(path.join(dataDirectory, name)).mode & 0o777;
+      expect(statSync(dataDirectory).mode & 0o777).toBe(0o700);
+      const files = readdirSync(dataDirectory);
+      expect(files).toEqual(expect.arrayContaining(["gateway.db", "gateway.db-wal", "gateway.db-shm", "secret.key"]));
+      for (const file of files) expect([file, modeOf(file)]).toEqual([file, 0o600]);
+    } finally {
+      await database.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("narrows an existing gateway.db readable by others to 0600", async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), "gateway-modes-"));
+    const file = path.join(directory, "gateway.db");
+    writeFileSync(file, "");
+    chmodSync(file, 0o644);
+    const database = createDatabase({ dataDirectory: directory });
+    try {
+      expect(statSync(file).mode & 0o777).toBe(0o600);
     } finally {
       await database.close();
       rmSync(directory, { recursive: true, force: true });

@@ -21,6 +21,12 @@ import {
   findApiKeyByHash,
   findUserByEmail,
   getConnection,
+  createNotificationChannel,
+  createTelemetryDestination,
+  getNotificationChannelWithConfig,
+  getTelemetryDestinationWithConfig,
+  getConnectionCredential,
+  reencryptStoredSecrets,
   hashApiKey,
   hashToken,
   listDailyUsage,
@@ -40,7 +46,8 @@ import {
 import { databaseTargets, type FreshDatabase } from "./database-targets.js";
 import { usageEvent } from "./usage-event-fixture.js";
 
-const secretBox = createSecretBox({ keys: [{ id: "test", key: randomBytes(32) }], activeKeyId: "test" });
+const testKey = randomBytes(32);
+const secretBox = createSecretBox({ keys: [{ id: "test", key: testKey }], activeKeyId: "test" });
 
 const expectGatewayError = async (promise: Promise<unknown>, code: string) => {
   const error = await promise.then(
@@ -185,7 +192,59 @@ describe.each(databaseTargets)("repositories on $provider", (target) => {
     expect(JSON.stringify(await getConnection(db, org.id, connection.id))).not.toContain("sk-test-credential");
     // Stored encrypted, not in clear.
     const stored = await db.prisma.connection.findUniqueOrThrow({ where: { id: connection.id } });
-    expect(stored.credentialCiphertext).toMatch(/^v1\.test\./);
+    expect(stored.credentialCiphertext).toMatch(/^v2\.test\./);
+  });
+
+  it.skipIf(target.skip)("binds each stored credential to its connection: a ciphertext copied to another row or organization does not decrypt", async () => {
+    const org = await organization();
+    const other = await organization();
+    const victim = await createConnection(db, { organizationId: org.id, name: "victim", kind: "openai", credential: "sk-victim-credential" }, { secretBox });
+    const mine = await createConnection(db, { organizationId: org.id, name: "mine", kind: "openai", credential: "sk-mine" }, { secretBox });
+    const foreign = await createConnection(db, { organizationId: other.id, name: "foreign", kind: "openai", credential: "sk-foreign" }, { secretBox });
+    const stolen = (await db.prisma.connection.findUniqueOrThrow({ where: { id: victim.id } })).credentialCiphertext;
+    for (const target of [mine, foreign]) {
+      await db.prisma.connection.update({ where: { id: target.id }, data: { credentialCiphertext: stolen } });
+      await expect(getConnectionCredential(db, target.organizationId, target.id, { secretBox })).rejects.toThrow(/not written for this row and organization/);
+      await expect(loadControlPlaneSnapshot(db, { secretBox })).rejects.toThrow(new RegExp(`connection "${target.name}" \\(${target.id}\\)`));
+      await db.prisma.connection.update({ where: { id: target.id }, data: { credentialCiphertext: null } });
+    }
+    expect(await getConnectionCredential(db, org.id, victim.id, { secretBox })).toBe("sk-victim-credential");
+  });
+
+  it.skipIf(target.skip)("binds telemetry destination and notification channel configs to their row", async () => {
+    const org = await organization();
+    const destination = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "https://a.example", secret: "whsec-a" } }, { secretBox });
+    const other = await createTelemetryDestination(db, { organizationId: org.id, name: "other", kind: "webhook", config: { url: "https://b.example" } }, { secretBox });
+    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { url: "https://c.example", secret: "whsec-c" } }, { secretBox });
+    expect((await getTelemetryDestinationWithConfig(db, org.id, destination.id, { secretBox }))?.config).toEqual({ url: "https://a.example", secret: "whsec-a" });
+    expect((await getNotificationChannelWithConfig(db, org.id, channel.id, { secretBox }))?.config).toEqual({ url: "https://c.example", secret: "whsec-c" });
+    const { configCiphertext } = await db.prisma.telemetryDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    expect(configCiphertext).toMatch(/^v2\.test\./);
+    await db.prisma.telemetryDestination.update({ where: { id: other.id }, data: { configCiphertext } });
+    await expect(getTelemetryDestinationWithConfig(db, org.id, other.id, { secretBox })).rejects.toThrow(/not written for this row and organization/);
+    await db.prisma.notificationChannel.update({ where: { id: channel.id }, data: { configCiphertext } });
+    await expect(getNotificationChannelWithConfig(db, org.id, channel.id, { secretBox })).rejects.toThrow(/not written for this row and organization/);
+    await db.prisma.telemetryDestination.deleteMany({ where: { organizationId: org.id } });
+    await db.prisma.notificationChannel.deleteMany({ where: { organizationId: org.id } });
+  });
+
+  it.skipIf(target.skip)("re-encrypts v1 and old-key credentials to v2 bound to their row, once", async () => {
+    const oldKey = randomBytes(32);
+    const before = createSecretBox({ keys: [{ id: "old", key: oldKey }], activeKeyId: "old" });
+    // The test key stays active (other tests read with it); "old" is a rotated-out key.
+    const after = createSecretBox({ keys: [{ id: "test", key: testKey }, { id: "old", key: oldKey }], activeKeyId: "test" });
+    const org = await organization();
+    const legacy = await createConnection(db, { organizationId: org.id, name: "legacy", kind: "openai" }, { secretBox: before });
+    // As written before rows were bound: v1, additional data = header only.
+    await db.prisma.connection.update({ where: { id: legacy.id }, data: { credentialCiphertext: before.encrypt("sk-legacy") } });
+    const oldKeyBound = await createConnection(db, { organizationId: org.id, name: "rotated", kind: "openai", credential: "sk-rotated" }, { secretBox: before });
+    const result = await reencryptStoredSecrets(db, after);
+    expect(result.reencrypted).toBe(2);
+    expect(await getConnectionCredential(db, org.id, oldKeyBound.id, { secretBox })).toBe("sk-rotated");
+    const stored = (await db.prisma.connection.findUniqueOrThrow({ where: { id: legacy.id } })).credentialCiphertext!;
+    expect(stored).toMatch(/^v2\.test\./);
+    expect(await getConnectionCredential(db, org.id, legacy.id, { secretBox: after })).toBe("sk-legacy");
+    expect((await reencryptStoredSecrets(db, after)).reencrypted).toBe(0);
   });
 
   it.skipIf(target.skip)("changes the control-plane version after a raw SQL revocation, not after a last-used update", async () => {

@@ -95,7 +95,7 @@ export function createAnthropicAdapter(connection: AdapterConnection, dependenci
       kind: "stream",
       status: response.status,
       format: "anthropic-messages",
-      frames: decodeSseStream(parseSseStream(response.body), createMessagesStreamDecoder(call.decoder)),
+      frames: decodeSseStream(parseSseStream(response.body), createMessagesStreamDecoder(call.decoder), { secrets: [connection.credential] }),
     };
   }
   const maxTokensDefault =

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, redactSecrets } from "@gateway/errors";
 
 /** Input of {@link mapUpstreamError}: a non-2xx answer of an OpenAI- or Anthropic-kind provider. */
 export interface UpstreamErrorInput {
@@ -86,7 +86,7 @@ export function mapUpstreamError(input: UpstreamErrorInput): GatewayError {
   });
 }
 
-/** The provider's error message text (`error.message`, or a few common alternatives), redacted and capped. */
+/** The provider's error message text (`error.message`, or a few common alternatives), redacted (`redactSecrets`) and capped. */
 function extractProviderMessage(body: unknown, secrets: readonly (string | null | undefined)[]): string | undefined {
   let message: unknown;
   if (typeof body === "object" && body !== null) {
@@ -98,11 +98,7 @@ function extractProviderMessage(body: unknown, secrets: readonly (string | null 
     if (message === undefined && typeof record.detail === "string") message = record.detail;
   }
   if (typeof message !== "string" || message.trim() === "") return undefined;
-  let text = message;
-  for (const secret of secrets) {
-    if (typeof secret === "string" && secret.length >= 4) text = text.split(secret).join("[redacted]");
-  }
-  // Keys echoed partially by providers (`sk-abc...xyz`) and bearer tokens.
-  text = text.replace(/\b(sk|gak|key)[-_][A-Za-z0-9_*.-]{6,}/g, "[redacted]").replace(/Bearer\s+\S+/gi, "Bearer [redacted]");
+  // The credential, echoes of it (without its prefix, masked, cut short), key shapes and bearer tokens.
+  const text = redactSecrets(message, secrets);
   return text.length > maxMessageLength ? `${text.slice(0, maxMessageLength)}…` : text;
 }

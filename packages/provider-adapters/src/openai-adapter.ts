@@ -82,7 +82,7 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
       kind: "stream",
       status: response.status,
       format: "openai-chat",
-      frames: decodeSseStream(parseSseStream(response.body), createChatStreamDecoder()),
+      frames: decodeSseStream(parseSseStream(response.body), createChatStreamDecoder(), { secrets: [connection.credential] }),
     };
   }
 
@@ -158,7 +158,7 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
           return { kind: "json", status: response.status, body: response.body, bodyText: response.text, usage: normalizeResponsesUsage(response.body.usage) };
         }
         const response = await postStream({ transport, connection, url: responsesUrl(), headers: { ...headers(), accept: "text/event-stream" }, body: upstreamBody, context });
-        return { kind: "stream", status: response.status, format: "openai-responses", frames: decodeSseStream(parseSseStream(response.body), createResponsesStreamDecoder()) };
+        return { kind: "stream", status: response.status, format: "openai-responses", frames: decodeSseStream(parseSseStream(response.body), createResponsesStreamDecoder(), { secrets: [connection.credential] }) };
       }
       const chatBody = translateOrThrow(connection.name, () => convertResponsesRequestToChat(body, { model: target.upstreamModel, target: "openai" }));
       if (chatBody.stream !== true) {

@@ -1,6 +1,6 @@
 import { normalizeDecisionUsage } from "./usage/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
-import { GatewayError, ProviderPassthroughError } from "@gateway/errors";
+import { GatewayError, ProviderPassthroughError, redactSecretsInValue } from "@gateway/errors";
 import { mapUpstreamError } from "./map-upstream-error.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
 import type { ProviderAdapter, AdapterConnection } from "./provider-adapter.js";
@@ -10,8 +10,8 @@ import { apiUrlOf, lowerCaseKeys } from "./upstream-call.js";
  * Adapter for an upstream that speaks the decision contract natively:
  * `POST {baseUrl}/v1/systemone` with the request as sent (extra properties preserved; only
  * `model` is replaced by the upstream model name) and `Authorization: Bearer <credential>`.
- * Its non-2xx JSON answers pass through unchanged as `ProviderPassthroughError` (status,
- * payload, `Retry-After`); a non-JSON error answer is mapped like any upstream error. 200
+ * Its non-2xx JSON answers pass through as `ProviderPassthroughError` (status,
+ * payload with the credential redacted, `Retry-After`); a non-JSON error answer is mapped like any upstream error. 200
  * answers are checked with `checkDecisionResponse` (malformed: 502 `upstream_error`).
  * Chat, messages, responses, embeddings and token counting are not offered (`unsupported_feature`).
  */
@@ -55,7 +55,8 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
           const retryAfter = response.headers["retry-after"];
           const error = new ProviderPassthroughError({
             status: response.status,
-            payload: response.body,
+            // Passed through as the provider sent it, except for its credential (which it may quote).
+            payload: redactSecretsInValue(response.body, [connection.credential]),
             ...(retryAfter === undefined ? {} : { retryAfter }),
             retryable: response.status === 429 || response.status >= 500, details: { provider: connection.name, upstreamStatus: response.status },
           });

@@ -17,6 +17,8 @@ export interface AttemptLimiterSettings {
 export interface AttemptLimiter {
   /** Seconds until the key may try again; 0 when it may try now. */
   retryAfterSeconds(key: string): number;
+  /** The key's hits inside the window. */
+  count(key: string): number;
   /** Records one hit for the key. */
   hit(key: string): void;
   /** Forgets the key's hits (after a successful login). */
@@ -48,6 +50,9 @@ export function createAttemptLimiter(settings: AttemptLimiterSettings): AttemptL
       if (list.length < settings.limit) return 0;
       const oldestRelevant = list[list.length - settings.limit]!;
       return Math.max(1, Math.ceil((oldestRelevant + settings.windowMs - now()) / 1000));
+    },
+    count(key) {
+      return recent(key).length;
     },
     hit(key) {
       sweep();

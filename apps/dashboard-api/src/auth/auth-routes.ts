@@ -9,6 +9,7 @@ import {
   type MembershipRecord,
   type OrganizationRecord,
 } from "@gateway/db";
+import { setTimeout as sleep } from "node:timers/promises";
 import { GatewayError } from "@gateway/errors";
 import type { Request } from "express";
 import { z } from "zod";
@@ -50,7 +51,8 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
         "(HttpOnly, Secure, SameSite=Lax, Path=/, expiring at `expires_at`). An account in several organizations gets " +
         "409 `organization_selection_required` listing them; send `organization_id` to pick one. An organization that " +
         "requires SSO answers 403 `sso_required`. Wrong passwords and unknown emails both answer 401 `invalid_credentials`; " +
-        "repeated failures answer 429 `too_many_attempts` with `Retry-After`.",
+        "repeated failures from one client address (on one account, or on all together) answer 429 `too_many_attempts` with " +
+        "`Retry-After`; failures on an account from many addresses slow its logins down (never a lock-out).",
       tag: "Authentication",
       access: "public",
       body: loginBody,
@@ -58,20 +60,18 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
       responses: [{ status: 200, description: "The login session", schema: authSessionSchema }],
       async handler({ request, body, requestId }) {
         const email = normalizeEmail(body.email);
-        const accountKey = `account:${email}`;
-        const addressKey = `address:${clientAddressOf(request)}`;
-        const wait = Math.max(
-          services.loginLimiters.account.retryAfterSeconds(accountKey),
-          services.loginLimiters.address.retryAfterSeconds(addressKey),
-        );
+        const address = clientAddressOf(request);
+        const wait = services.loginThrottle.retryAfterSeconds(email, address);
         if (wait > 0) {
           throw new GatewayError("too_many_attempts", { message: "Too many failed login attempts; try again later.", retryAfter: wait });
         }
+        // An account under attack from other addresses is slowed down, never locked: its owner still gets in.
+        const delayMs = services.loginThrottle.delayMs(email);
+        if (delayMs > 0) await sleep(delayMs);
         const user = await findUserByEmail(services.database, email);
         const passwordMatches = await verifyPassword(body.password, user?.passwordHash ?? (await getDummyHash()));
         if (user === null || user.passwordHash === null || user.disabledAt !== null || !passwordMatches) {
-          services.loginLimiters.account.hit(accountKey);
-          services.loginLimiters.address.hit(addressKey);
+          services.loginThrottle.failed(email, address);
           await recordAuditEvent(services, { request, requestId }, {
             organizationId: null,
             actorId: user?.id ?? null,
@@ -82,7 +82,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
           });
           throw invalidCredentials();
         }
-        services.loginLimiters.account.reset(accountKey);
+        services.loginThrottle.succeeded(email, address);
         const memberships: (MembershipRecord & { organization: OrganizationRecord })[] = await listMembershipsOfUser(services.database, user.id);
         const organizations = memberships.map((membership) => presentSessionOrganization(user.id, membership));
         if (memberships.length === 0) {

@@ -11,6 +11,7 @@ import {
   getConnection,
   getConnectionCredential,
   listConnections,
+  SecretBoxError,
   updateConnection,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
@@ -384,7 +385,14 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
   if (kind === "demo") return result(true, null, "The built-in demo provider needs no network.");
   const base = row.baseUrl ?? defaultBaseUrls[kind] ?? "";
   if (base === "") return result(false, null, "The connection has no base_url.");
-  const credential = await getConnectionCredential(services.database, row.organizationId, row.id, { secretBox: services.secrets });
+  let credential: string | null;
+  try {
+    credential = await getConnectionCredential(services.database, row.organizationId, row.id, { secretBox: services.secrets });
+  } catch (error) {
+    // A ciphertext that is not this row's (copied from another row) or under a missing key: a result, not a 500.
+    if (!(error instanceof SecretBoxError)) throw error;
+    return result(false, null, "The stored credential cannot be decrypted for this connection (missing key, or not written for this connection); set the credential again.");
+  }
   const headers: Record<string, string> = { accept: "application/json", ...row.headers };
   // The same base-URL rule as the gateway's adapters (with or without `/v1`).
   const url = connectionApiUrl(kind, base, "/models");

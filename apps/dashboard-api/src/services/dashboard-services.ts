@@ -1,5 +1,6 @@
 import type { DatabaseClient, SecretBox, SqlClient } from "@gateway/db";
 import type { AttemptLimiter } from "../auth/attempt-limiter.js";
+import type { LoginThrottle } from "../auth/login-throttle.js";
 import type { DashboardSettings } from "../dashboard-settings.js";
 import type { DashboardLogger } from "../dashboard-logger.js";
 import type { Mailer } from "../email/create-mailer.js";
@@ -18,7 +19,8 @@ export interface DashboardServices {
   settings: DashboardSettings;
   logger: DashboardLogger;
   mailer: Mailer;
-  loginLimiters: { account: AttemptLimiter; address: AttemptLimiter };
+  /** Login throttling: per (account, address) and per address, slowed down per account. */
+  loginThrottle: LoginThrottle;
   resendLimiter: AttemptLimiter;
   playground: PlaygroundRunner | null;
   /**

@@ -1,3 +1,4 @@
+import { redactSecrets, redactSecretsInValue } from "@gateway/errors";
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { GatewayLogger } from "../create-gateway-runtime.js";
 import { formatLogLineForPeople } from "./format-log-line-for-people.js";
@@ -79,9 +80,18 @@ export function createGatewayLogger(options: GatewayLoggerOptions = {}): Gateway
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
-  const logger = pino({ ...lineOptions, redact: { paths: redactedLogPaths, censor: "[redacted]" } }, destination);
+  const logger = pino(
+    {
+      ...lineOptions,
+      redact: { paths: redactedLogPaths, censor: "[redacted]" },
+      // Paths censor known field names; this removes key shapes and bearer tokens from every
+      // message and field value (an error message may quote a provider's key).
+      hooks: { logMethod: redactLogArguments },
+    },
+    destination,
+  );
   // Request lines carry a fixed set of fields that cannot hold a secret (ids, the method, the
-  // route pattern, the status, a duration), so they skip the redaction pass, which costs several
+  // route pattern, the status, a duration), so they skip the redaction passes, which cost several
   // times the rest of the line on every request. Same destination, same line shape.
   const requestLines = pino(lineOptions, destination);
   return {
@@ -112,4 +122,14 @@ export function describeError(error: unknown): Record<string, unknown> {
     return { name: error.name, message: error.message, ...(typeof code === "string" ? { code } : {}) };
   }
   return { message: String(error) };
+}
+
+/**
+ * pino's `logMethod` hook: each argument of a log call (message, fields) with secrets redacted,
+ * except on the lines that print secrets the gateway generated, once, on purpose (first start,
+ * keys generated from the configuration file), marked with the field `shown_once: true`.
+ */
+function redactLogArguments(this: unknown, inputs: unknown[], method: (...inputs: unknown[]) => void): void {
+  const shownOnce = inputs.some((input) => typeof input === "object" && input !== null && (input as Record<string, unknown>).shown_once === true);
+  method.apply(this, shownOnce ? inputs : inputs.map((input) => (typeof input === "string" ? redactSecrets(input) : redactSecretsInValue(input))));
 }

@@ -135,7 +135,7 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
     try {
       return await run(await connection.ready);
     } catch (error) {
-      const mapped = mapUpstreamError(error, server);
+      const mapped = mapUpstreamError(error, server, [server.accessToken, connection.server.accessToken]);
       // A crash, a broken stream, an unreachable server: connect again next time. The server's own
       // JSON-RPC error, a timeout, a refused credential or the caller's abort leave it healthy.
       if (GatewayError.isInstance(mapped) && (mapped.code === "service_unavailable" || (mapped.code === "upstream_error" && mapped.details?.jsonrpc_error === undefined))) {

@@ -1,4 +1,4 @@
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, redactSecrets, redactSecretsInValue } from "@gateway/errors";
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { brokenStreamMarker } from "./guard-upstream-fetch.js";
 
@@ -15,8 +15,10 @@ const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHO
  * - 401/403 after the credential was renewed: 424 `mcp_authorization_failed`.
  *
  * A `GatewayError` (a refused grant refresh) and an abort of the caller's signal pass unchanged.
+ * Text the server sent (its JSON-RPC error message and data) is relayed with `secrets` (the
+ * server's token) and key shapes redacted.
  */
-export function mapUpstreamError(thrown: unknown, server: { name: string; id: string }): unknown {
+export function mapUpstreamError(thrown: unknown, server: { name: string; id: string }, secrets: readonly (string | null | undefined)[] = []): unknown {
   if (GatewayError.isInstance(thrown)) return thrown;
   if (thrown instanceof Error && thrown.name === "AbortError") return thrown;
   const details = { server: server.name, server_id: server.id };
@@ -27,7 +29,10 @@ export function mapUpstreamError(thrown: unknown, server: { name: string; id: st
     if (data !== undefined && typeof data === "object" && data !== null && data["ai-gateway/upstream"] === brokenStreamMarker["ai-gateway/upstream"]) {
       return failed("closed the connection before answering.");
     }
-    return failed(`answered an error: ${thrown.message}`, { jsonrpc_error: { code: thrown.code, message: thrown.message, ...(thrown.data === undefined ? {} : { data: thrown.data }) } });
+    const message = redactSecrets(thrown.message, secrets);
+    return failed(`answered an error: ${message}`, {
+      jsonrpc_error: { code: thrown.code, message, ...(thrown.data === undefined ? {} : { data: redactSecretsInValue(thrown.data, secrets) }) },
+    });
   }
   if (SdkHttpError.isInstance(thrown)) {
     if (thrown.status === 401 || thrown.status === 403) {
@@ -46,7 +51,7 @@ export function mapUpstreamError(thrown: unknown, server: { name: string; id: st
     if (thrown.code === SdkErrorCode.ConnectionClosed) return failed("closed the connection before answering.");
     if (thrown.code === SdkErrorCode.InvalidResult) return failed("answered a malformed result.");
     if (isUnreachable(thrown)) return unreachable(server, thrown);
-    return failed(`could not be used (${thrown.message}).`);
+    return failed(`could not be used (${redactSecrets(thrown.message, secrets)}).`);
   }
   if (isUnreachable(thrown)) return unreachable(server, thrown);
   if (thrown instanceof SyntaxError || (thrown instanceof Error && thrown.name === "ZodError")) return failed("answered malformed JSON-RPC.");

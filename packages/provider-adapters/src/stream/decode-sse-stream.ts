@@ -1,3 +1,4 @@
+import { redactErrorFrame } from "./redact-error-frame.js";
 import type { SseEvent } from "./sse-event.js";
 import type { StreamDecoder, StreamFrame } from "./stream-part.js";
 
@@ -8,12 +9,18 @@ import type { StreamDecoder, StreamFrame } from "./stream-part.js";
  * gateway found invalid: then reading stops at once (which closes the upstream request). When
  * the upstream ends first, the decoder's closing frame (completion or truncation) comes last. A
  * failing upstream (read error, timeout) throws to the consumer, which decides how the caller
- * learns of it.
+ * learns of it. The provider's own error event is redacted (`secrets`: the connection's credential)
+ * before anyone sees it: it may quote the credential.
  */
-export async function* decodeSseStream(events: AsyncIterable<SseEvent>, decoder: StreamDecoder): AsyncGenerator<StreamFrame> {
+export async function* decodeSseStream(
+  events: AsyncIterable<SseEvent>,
+  decoder: StreamDecoder,
+  options: { secrets?: readonly (string | null | undefined)[] } = {},
+): AsyncGenerator<StreamFrame> {
+  const secrets = options.secrets ?? [];
   for await (const event of events) {
     if (decoder.done) continue;
-    const frame = decoder.decode(event);
+    const frame = redactErrorFrame(decoder.decode(event), secrets);
     yield frame;
     if (decoder.done && frame.source === null) return;
   }
