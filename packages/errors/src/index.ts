@@ -4,6 +4,8 @@ export { GatewayError, ProviderPassthroughError } from "./gateway-error.js";
 export type { GatewayErrorOptions } from "./gateway-error.js";
 export { fromZodError, formatParamPath, isZodError } from "./from-zod-error.js";
 export { fromHttpParserError } from "./from-http-parser-error.js";
+export { createGuardedHttpServer } from "./create-guarded-http-server.js";
+export type { GuardedHttpServerOptions } from "./create-guarded-http-server.js";
 export { normalizeError } from "./normalize-error.js";
 export { parseJsonBody, defaultJsonMaxDepth } from "./parse-json-body.js";
 export type { ParseJsonBodyOptions } from "./parse-json-body.js";

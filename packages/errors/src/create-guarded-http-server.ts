@@ -1,0 +1,141 @@
+import { type IncomingMessage, type RequestListener, STATUS_CODES, type Server, type ServerResponse, createServer } from "node:http";
+import type { Duplex } from "node:stream";
+import { fromHttpParserError } from "./from-http-parser-error.js";
+import { GatewayError } from "./gateway-error.js";
+
+/** Options of {@link createGuardedHttpServer}: the surface's error body, request ids and limits. */
+export interface GuardedHttpServerOptions {
+  /**
+   * The longest a request may take to arrive (headers and body); then 408 `request_timeout`.
+   * Headers alone get at most 60 s of it.
+   */
+  requestTimeoutMs: number;
+  /** A new request id (the answer's `x-request-id`). */
+  generateRequestId: () => string;
+  /** The surface's error body for `error` (the gateway body, the dashboard body, ...). */
+  renderErrorBody: (error: GatewayError, requestId: string) => unknown;
+  /** Headers every such answer carries besides the content type, length, id and `connection: close`. */
+  extraHeaders?: Readonly<Record<string, string>>;
+}
+
+/**
+ * An HTTP server around a request listener whose requests that never reach the listener are
+ * still answered in the surface's error body with an `x-request-id` and `connection: close`:
+ * - Node's parser refusals (`clientError`: bad chunking, bare LF, a malformed header: 400; a
+ *   header section over Node's limit: 431; chunk extensions over it: 413), then the socket is destroyed;
+ * - a request not received within `requestTimeoutMs` (headers within min(60 s, that)): 408,
+ *   checked about once a second (Node's own timeout was 300 s, with an empty 408);
+ * - an HTTP/1.1 request without `Host`: 400; a `CONNECT`: 404 `not_found`.
+ * An `Expect` other than `100-continue` is ignored (Node answered an empty 417).
+ * The timeouts cover receiving the request only: an answer (a stream) may last longer. A request
+ * answered before its body arrived (a 401, a deadline) gets no second answer: its connection is
+ * closed when the timeout passes.
+ */
+export function createGuardedHttpServer(listener: RequestListener, options: GuardedHttpServerOptions): Server {
+  const { requestTimeoutMs } = options;
+  const answers = rawErrorWriter(options);
+  // Connections whose current request was answered before its body fully arrived (a 401, a
+  // deadline): a later parser error or timeout on them must not write a second answer.
+  const answeredEarly = new WeakSet<Duplex>();
+  const serveRequest = (request: IncomingMessage, response: ServerResponse) => {
+    if (lacksHost(request)) {
+      answers.withoutHost(response);
+      return;
+    }
+    // A new request on the connection: the previous one has fully arrived.
+    answeredEarly.delete(request.socket);
+    if (mayHaveBody(request)) {
+      response.once("finish", () => {
+        if (!request.complete) answeredEarly.add(request.socket);
+      });
+    }
+    listener(request, response);
+  };
+  const server = createServer(
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      // Node checks the timeouts every 30 s by default: a 408 could come up to 30 s late.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
+      // Answered below in the surface's error body (Node's own answer has no body and no id).
+      requireHostHeader: false,
+    },
+    serveRequest,
+  );
+  // An `Expect` other than 100-continue: served as if absent (RFC 9110 lets a server ignore it), not Node's empty 417.
+  server.on("checkExpectation", serveRequest);
+  // CONNECT (no tunnels here): answered like any unknown route, not a silently closed socket.
+  server.on("connect", (_request: IncomingMessage, socket: Duplex) => {
+    answers.toSocket(socket, new GatewayError("not_found", { message: "CONNECT is not served here." }));
+  });
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => {
+    if (answeredEarly.has(socket)) socket.destroy();
+    else answers.clientError(error, socket);
+  });
+  return server;
+}
+
+function lacksHost(request: IncomingMessage): boolean {
+  return request.httpVersionMajor === 1 && request.httpVersionMinor === 1 && request.headers.host === undefined;
+}
+
+function mayHaveBody(request: IncomingMessage): boolean {
+  const length = request.headers["content-length"];
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+function rawErrorWriter(options: GuardedHttpServerOptions) {
+  const extraHeaders = Object.entries(options.extraHeaders ?? {});
+  const render = (error: GatewayError, requestId: string) => JSON.stringify(options.renderErrorBody(error, requestId));
+
+  /** Writes an error answer straight to the socket (no response object exists), then destroys the socket. */
+  const toSocket = (socket: Duplex, error: GatewayError, givenRequestId?: string): void => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = givenRequestId ?? options.generateRequestId();
+    const payload = render(error, requestId);
+    socket.write(
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? "Error"}\r\n` +
+        "content-type: application/json; charset=utf-8\r\n" +
+        `content-length: ${Buffer.byteLength(payload)}\r\n` +
+        `x-request-id: ${requestId}\r\n` +
+        extraHeaders.map(([name, value]) => `${name}: ${value}\r\n`).join("") +
+        "connection: close\r\n\r\n" +
+        payload,
+    );
+    socket.destroy();
+  };
+
+  return {
+    toSocket,
+    /**
+     * Answers a request Node's HTTP parser refused (or timed out), when nothing was answered on
+     * the connection yet, then destroys the socket. Keeps the request id a listener already gave
+     * the request (Node's own default handler reads `_httpMessage` the same way).
+     */
+    clientError(thrown: Error & { code?: string }, socket: Duplex): void {
+      const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+      if (thrown.code === "ECONNRESET" || !socket.writable || pending?.headersSent === true) {
+        socket.destroy();
+        return;
+      }
+      const given = pending?.getHeader("x-request-id");
+      toSocket(socket, fromHttpParserError(thrown), typeof given === "string" ? given : undefined);
+    },
+    withoutHost(response: ServerResponse): void {
+      const requestId = options.generateRequestId();
+      const error = new GatewayError("invalid_request", { message: "An HTTP/1.1 request needs a Host header.", param: "host" });
+      const payload = render(error, requestId);
+      response.writeHead(error.status, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(payload),
+        "x-request-id": requestId,
+        ...Object.fromEntries(extraHeaders),
+        connection: "close",
+      });
+      response.end(payload);
+    },
+  };
+}
