@@ -51,7 +51,9 @@ async function freePort() {
 
 /** A server process: its output lines are scanned for JSON log lines of errors (by request id). */
 function startServer(name, entry, env) {
-  const child = spawn(process.execPath, ["--import", path.join(root, "scripts/fuzz/event-loop-monitor.mjs"), entry], {
+  // FUZZ_NODE_ARGS: extra node options for both servers (e.g. `--cpu-prof --cpu-prof-dir=profiles` to find a stall).
+  const nodeArgs = (process.env.FUZZ_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", path.join(root, "scripts/fuzz/event-loop-monitor.mjs"), entry], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });

@@ -1,7 +1,8 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  // `count-tokens-worker` is the token-counting thread's module (`countTokensLocally`).
+  entry: { index: "src/index.ts", "count-tokens-worker": "src/translation/count-tokens-worker.ts" },
   format: ["esm"],
   dts: true,
   sourcemap: true,

@@ -1,9 +1,9 @@
-import { Tiktoken } from "js-tiktoken/lite";
 import { convertMessagesRequestToChat } from "./convert-messages-request-to-chat.js";
+import type { LocalTokenizer } from "./local-token-encoder.js";
 import { type JsonObject, isJsonObject } from "./request-guards.js";
+import { countTextTokensOffThread } from "./token-counting-thread.js";
 
-/** The tokenizers `countTokensLocally` can use. */
-export type LocalTokenizer = "o200k_base" | "cl100k_base";
+export type { LocalTokenizer } from "./local-token-encoder.js";
 
 /** The answer of {@link countTokensLocally}. */
 export interface LocalTokenCount {
@@ -11,7 +11,9 @@ export interface LocalTokenCount {
   /**
    * True when the model is a known OpenAI family (its own tokenizer) and the request has only
    * messages of text, counted with OpenAI's documented per-message overhead. False when
-   * anything is estimated: another model family, tool definitions, tool calls or images.
+   * anything is estimated: another model family, tool definitions, tool calls, images, or text
+   * estimated from its length (runs of more than 24 characters without a space, or what is
+   * left after the 250 ms encoding budget).
    */
   exact: boolean;
   tokenizer: LocalTokenizer;
@@ -26,19 +28,6 @@ const tokensForReplyPriming = 3;
 const tokensPerImageEstimate = 765;
 // Framing OpenAI adds around tool definitions (estimate).
 const tokensForToolsFraming = 12;
-
-const encoders = new Map<LocalTokenizer, Promise<Tiktoken>>();
-
-function loadEncoder(tokenizer: LocalTokenizer): Promise<Tiktoken> {
-  let encoder = encoders.get(tokenizer);
-  if (encoder === undefined) {
-    const ranks = tokenizer === "o200k_base" ? import("js-tiktoken/ranks/o200k_base") : import("js-tiktoken/ranks/cl100k_base");
-    encoder = ranks.then((module) => new Tiktoken(module.default));
-    encoder.catch(() => encoders.delete(tokenizer));
-    encoders.set(tokenizer, encoder);
-  }
-  return encoder;
-}
 
 /**
  * The tokenizer for a model (`<vendor>/<model>` or a bare upstream name) and whether it is the
@@ -58,24 +47,29 @@ export function selectLocalTokenizer(model: string): { tokenizer: LocalTokenizer
  * Counts the input tokens of an Anthropic `count_tokens` body (`{model, messages, system?,
  * tools?, tool_choice?}`) for an OpenAI-compatible model, locally. The body is translated as the
  * messages route would translate it (so unsupported fields fail the same way), then counted with
- * the model family's tokenizer. Tokenizer ranks load lazily on first use and are cached.
+ * the model family's tokenizer, on the token-counting thread (ranks load there on first use and
+ * are cached): a large body or the first count never holds the caller's thread.
  */
 export async function countTokensLocally(body: Record<string, unknown>, model: string): Promise<LocalTokenCount> {
   const { tokenizer, known } = selectLocalTokenizer(model);
   const chatRequest = convertMessagesRequestToChat({ ...body, max_tokens: 1 }, { model });
-  const encoder = await loadEncoder(tokenizer);
-  const count = (text: string): number => encoder.encode(text, [], []).length;
+  // The texts to encode, collected first and counted in one message to the counting thread.
+  const texts: string[] = [];
 
   let estimated = !known;
   let total = tokensForReplyPriming;
   for (const message of chatRequest.messages as JsonObject[]) {
-    total += tokensPerMessage + count(String(message.role));
-    if (typeof message.name === "string") total += tokensPerName + count(message.name);
-    if (typeof message.content === "string") total += count(message.content);
+    total += tokensPerMessage;
+    texts.push(String(message.role));
+    if (typeof message.name === "string") {
+      total += tokensPerName;
+      texts.push(message.name);
+    }
+    if (typeof message.content === "string") texts.push(message.content);
     else if (Array.isArray(message.content)) {
       for (const part of message.content) {
         if (!isJsonObject(part)) continue;
-        if (part.type === "text" && typeof part.text === "string") total += count(part.text);
+        if (part.type === "text" && typeof part.text === "string") texts.push(part.text);
         else if (part.type === "image_url") {
           total += tokensPerImageEstimate;
           estimated = true;
@@ -86,15 +80,19 @@ export async function countTokensLocally(body: Record<string, unknown>, model: s
       estimated = true;
       for (const call of message.tool_calls) {
         if (!isJsonObject(call) || !isJsonObject(call.function)) continue;
-        total += tokensPerMessage + count(String(call.function.name)) + count(String(call.function.arguments));
+        total += tokensPerMessage;
+        texts.push(String(call.function.name), String(call.function.arguments));
       }
     }
   }
   if (Array.isArray(chatRequest.tools) && chatRequest.tools.length > 0) {
     estimated = true;
-    total += tokensForToolsFraming + count(renderToolsForCounting(chatRequest.tools as JsonObject[]));
+    total += tokensForToolsFraming;
+    texts.push(renderToolsForCounting(chatRequest.tools as JsonObject[]));
   }
-  return { inputTokens: total, exact: !estimated, tokenizer };
+  const { counts, exact } = await countTextTokensOffThread(tokenizer, texts);
+  for (const tokens of counts) total += tokens;
+  return { inputTokens: total, exact: exact && !estimated, tokenizer };
 }
 
 /** Renders tool definitions roughly the way OpenAI presents them to the model (a TypeScript-like namespace). */
