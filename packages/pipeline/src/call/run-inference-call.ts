@@ -14,8 +14,7 @@ import { charactersPerToken } from "../stages/estimate-chat-admission.js";
 import { type RequestContext, createRequestContext } from "../stages/request-context.js";
 import type { RequestHeaders } from "../stages/request-headers.js";
 import { type RoutePlan, resolveRoute } from "../stages/resolve-route.js";
-import { settleCall } from "../stages/settle-call.js";
-import { settleCost } from "../stages/settle-cost.js";
+import { callCostMicros, settleCall } from "../stages/settle-call.js";
 import { type CallLifetime, createCallLifetime } from "./call-lifetime.js";
 import type { EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./inference-endpoint.js";
 import type { InferenceCallObservation } from "./inference-call-observer.js";
@@ -306,15 +305,6 @@ function estimatedInputTokens(input: InferenceCallInput, request: unknown): numb
   return Math.ceil(characters / charactersPerToken);
 }
 
-/** The cost `settleCall` will compute (0 when it cannot be computed, as there). */
-function costBeforeSettling(call: { target: CallTarget | null; usage: NormalizedUsage | null }): number {
-  try {
-    return call.usage === null || call.target === null ? 0 : settleCost(call.target, call.usage);
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Settles (or releases) the admission off the response path, then queues the usage event (handed
  * to `usage.record` first, synchronously, when the dependencies have it).
@@ -337,7 +327,8 @@ function finishCall<Request, Target extends CallTarget>(
   },
 ): void {
   const endedAt = Date.now();
-  const buildEvent = (costMicros: number, thresholdCrossings: readonly BudgetThresholdCrossing[]) =>
+  const costMicros = callCostMicros(call.target, call.usage);
+  const buildEvent = (thresholdCrossings: readonly BudgetThresholdCrossing[]) =>
     buildUsageEvent({
       context: call.context,
       requestId: input.requestId,
@@ -357,15 +348,14 @@ function finishCall<Request, Target extends CallTarget>(
       guardrailFlags: call.guardrailFlags,
       content: call.captureContent ? end.content : null,
     });
-  // Recorded before the answer is written: only a threshold crossing (known after settling) or a
-  // failed cost computation can change it.
-  const recorded = dependencies.usage.record === undefined ? null : buildEvent(costBeforeSettling(call), []);
+  // Recorded before the answer is written: only a threshold crossing (known after settling) changes it.
+  const recorded = dependencies.usage.record === undefined ? null : buildEvent([]);
   if (recorded !== null) dependencies.usage.record!(recorded);
-  void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage }).then((settled) => {
+  void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage, costMicros }).then((settled) => {
     let event: UsageEventRecord;
-    if (recorded !== null && recorded.costMicros === settled.costMicros && settled.thresholdCrossings.length === 0) event = recorded;
+    if (recorded !== null && settled.thresholdCrossings.length === 0) event = recorded;
     else {
-      event = buildEvent(settled.costMicros, settled.thresholdCrossings);
+      event = buildEvent(settled.thresholdCrossings);
       if (recorded !== null) {
         if (recorded.id !== undefined) event.id = recorded.id;
         dependencies.usage.record!(event);
