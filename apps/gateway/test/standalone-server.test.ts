@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createDatabase } from "@gateway/db";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { decisionBody, postDecision } from "./support/post-decision.js";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "./support/server-process.js";
 import { createTemporaryDirectory } from "./support/temporary-directory.js";
@@ -51,6 +51,8 @@ describe("the standalone server (dist/main.js)", () => {
       expect(answer.status).toBe(200);
 
       expect(await stopServerProcess(server.process)).toBe(0);
+      // Request lines are written in batches; the last ones still reach stdout when the server stops.
+      await vi.waitFor(() => expect(server.output()).toContain(`"request_id":"${answer.requestId}"`), { timeout: 2000, interval: 20 });
       const database = createDatabase({ dataDirectory: directory.path });
       try {
         expect(await database.prisma.usageEvent.count({ where: { requestId: answer.requestId } })).toBe(1);
