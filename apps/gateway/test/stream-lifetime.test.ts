@@ -128,8 +128,9 @@ describe("streams are bounded by first-byte, idle and duration timeouts, never b
     try {
       const started = Date.now();
       const answer = await streamed("/v1/chat/completions", { model: openAiModel, messages: [{ role: "user", content: "Hi" }] });
-      expect(Date.now() - started).toBeLessThan(550);
+      // The message names the connection's 150 ms; the global 600 ms would have taken longer.
       expect(JSON.parse(answer.events.at(-1)!.data).error.message).toContain("went silent for 150 ms");
+      expect(Date.now() - started).toBeLessThan(600);
     } finally {
       openaiUpstream.use(null);
       await gateway.setSnapshot(snapshot);
