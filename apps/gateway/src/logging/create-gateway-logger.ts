@@ -1,6 +1,7 @@
 import { redactSecrets, redactSecretsInValue } from "@gateway/errors";
 import { type DestinationStream, type Logger, pino } from "pino";
 import type { GatewayLogger } from "../create-gateway-runtime.js";
+import { batchedStdout } from "./batched-stdout.js";
 import { formatLogLineForPeople } from "./format-log-line-for-people.js";
 
 /**
@@ -75,10 +76,7 @@ export function createGatewayLogger(options: GatewayLoggerOptions = {}): Gateway
     options.destination ??
     (pretty
       ? { write: (line: string) => void process.stdout.write(formatLogLineForPeople(line)) }
-      : // Lines are gathered up to 4 KB and written together, at most 200 ms after the
-        // earliest: one write per request line cost the event loop ~35 µs per request (a thread-pool
-        // hop each) at 1,000 req/s. pino flushes what is left when the process exits.
-        pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 200 }));
+      : batchedStdout());
   const lineOptions = {
     level: options.level ?? "info",
     base: { service: options.service ?? "gateway" },
