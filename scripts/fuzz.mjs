@@ -10,14 +10,15 @@
 // FUZZ_SEED (random; printed), FUZZ_KEEP_DATA=1 keeps the temporary directory.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { createDashboardOpenApiDocument } from "../apps/dashboard-api/dist/index.js";
+import { freePort, readRssMegabytes } from "./bench/process-stats.mjs";
 import { gatewayCases, secretValues, writeFuzzConfig } from "./fuzz/fuzz-setup.mjs";
 import {
   answerProblems,
@@ -37,17 +38,6 @@ const concurrency = Number(process.env.FUZZ_CONCURRENCY ?? "16");
 const seed = Number(process.env.FUZZ_SEED ?? randomBytes(3).readUIntBE(0, 3));
 /** Larger than the CI-bounded test files: 256 KiB strings, nesting up to 100,000. */
 const sizes = { hugeLength: 256 * 1024, deepDepths: [1000, 10_000, 100_000] };
-
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A server process: its output lines are scanned for JSON log lines of errors (by request id). */
 function startServer(name, entry, env) {
@@ -87,15 +77,6 @@ function startServer(name, entry, env) {
     server.rssSamples.push(message.rssBytes);
   });
   return server;
-}
-
-function rssMegabytes(pid) {
-  try {
-    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function waitUntilHealthy(url, server) {
@@ -473,7 +454,7 @@ async function healthProbe(url, record) {
   record(performance.now() - started);
 }
 
-const rssBefore = { gateway: rssMegabytes(gateway.child.pid), dashboard: rssMegabytes(dashboard.child.pid) };
+const rssBefore = { gateway: readRssMegabytes(gateway.child.pid), dashboard: readRssMegabytes(dashboard.child.pid) };
 const healthzMaxMs = { gateway: 0, dashboard: 0 };
 gateway.measuring = true;
 dashboard.measuring = true;
@@ -540,7 +521,7 @@ probing = false;
 await prober;
 // One more monitor report after the load.
 await new Promise((resolve) => setTimeout(resolve, 600));
-const rssAfter = { gateway: rssMegabytes(gateway.child.pid), dashboard: rssMegabytes(dashboard.child.pid) };
+const rssAfter = { gateway: readRssMegabytes(gateway.child.pid), dashboard: readRssMegabytes(dashboard.child.pid) };
 
 const format = (table) =>
   [...table.entries()]

@@ -9,28 +9,16 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { closedLoop } from "./load-generator.mjs";
 import { measureObservabilityHotPath } from "./observability-hot-path.mjs";
-import { readCpuMicros } from "./process-stats.mjs";
+import { freePort, readCpuMicros } from "./process-stats.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? "8");
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? "64");
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts a process and resolves once its output matches; its output is then drained, not kept. */
 function startProcess(args, env, readyPattern) {

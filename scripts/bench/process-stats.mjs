@@ -1,5 +1,7 @@
-// CPU time and peak memory of another process, read from /proc (Linux).
+// Helpers of the benchmarks and `pnpm fuzz` for the processes they start: a free port to give one,
+// and its CPU time and memory, read from /proc (Linux).
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 
 const clockTicksPerSecond = 100;
 
@@ -18,4 +20,26 @@ export function readPeakRssMegabytes(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = /VmHWM:\s+(\d+)\s+kB/.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+/** Resident set size (VmRSS) in megabytes; NaN when the process is gone. */
+export function readRssMegabytes(pid) {
+  try {
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
