@@ -19,10 +19,13 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
 
 /**
  * Writes a pipeline stream as server-sent events: headers at once (`flushHeaders`, no
- * buffering by proxies), then each event in its own write as soon as the pipeline yields it,
- * waiting for `drain` when the socket's buffer is full (backpressure: a slow reader slows the
- * upstream read, nothing piles up). When the client goes away, iteration stops, which closes
- * the upstream request and records the call as cancelled.
+ * buffering by proxies), then each event as soon as the pipeline yields it, waiting for `drain`
+ * when the socket's buffer is full (backpressure: a slow reader slows the upstream read, nothing
+ * piles up). Events yielded in the same tick (those decoded from one upstream read, the headers
+ * with the first event when it is already there) leave in one socket write: the socket is corked
+ * at the first of them and uncorked once the tick's microtasks have run, before any further I/O,
+ * so no event waits for a later one. When the client goes away, iteration stops, which closes the
+ * upstream request and records the call as cancelled.
  */
 export async function writeStream(response: ServerResponse, answer: PipelineStreamResponse, abort: AbortController): Promise<void> {
   const iterator = answer.events[Symbol.asyncIterator]();
@@ -36,6 +39,8 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
     "cache-control": "no-cache",
     "x-accel-buffering": "no",
   });
+  const batch = tickBatch(response);
+  batch.hold();
   response.flushHeaders();
   try {
     for (;;) {
@@ -45,6 +50,7 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
         await iterator.return?.();
         return;
       }
+      batch.hold();
       if (!response.write(formatSseEvent(next.value)) && !(await drained(response))) {
         await iterator.return?.();
         return;
@@ -55,6 +61,27 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
     await iterator.return?.().catch(() => undefined);
   }
   response.end();
+}
+
+/**
+ * Corks the response until the current tick ends: `hold()` corks it once per tick and queues
+ * the uncork with `process.nextTick`, which runs after the microtasks already queued (the
+ * iterator's next events from the same upstream read) and before the event loop goes on.
+ */
+function tickBatch(response: ServerResponse): { hold(): void } {
+  let held = false;
+  const release = () => {
+    held = false;
+    response.uncork();
+  };
+  return {
+    hold() {
+      if (held || response.destroyed) return;
+      held = true;
+      response.cork();
+      process.nextTick(release);
+    },
+  };
 }
 
 /** Resolves true on `drain`, false when the response closes first. */
