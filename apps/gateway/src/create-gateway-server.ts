@@ -9,6 +9,11 @@ export interface GatewayServerOptions {
    * then 408 `request_timeout`. Headers alone get at most 60 s of it.
    */
   requestTimeoutMs: number;
+  /**
+   * `GATEWAY_KEEP_ALIVE_TIMEOUT_MS`: how long an idle client connection stays open (Node's own
+   * default, 5 s, is below load balancers' idle timeouts). Default 65 s.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /**
@@ -19,9 +24,30 @@ export interface GatewayServerOptions {
  * may last longer.
  */
 export function createGatewayServer(listener: RequestListener, options: GatewayServerOptions): Server {
-  return createGuardedHttpServer(listener, {
+  const server = createGuardedHttpServer(listener, {
     requestTimeoutMs: options.requestTimeoutMs,
     generateRequestId,
     renderErrorBody: renderGatewayErrorBody,
+  });
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
+  return server;
+}
+
+/**
+ * Stops a gateway server gracefully: no new connections, idle ones closed at once, requests in
+ * flight answered, and connections that turn idle closed within 100 ms (the long keep-alive
+ * timeout would otherwise hold them open until the force). Connections still busy after
+ * `forceAfterMs` are closed.
+ */
+export function closeGatewayServer(server: Server, forceAfterMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    const force = setTimeout(() => server.closeAllConnections(), forceAfterMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }

@@ -20,6 +20,7 @@ const settingsSchema = z.object({
   GATEWAY_DELIVERY_REFRESH_MS: integer(1000).default(30_000),
   GATEWAY_BODY_LIMIT_BYTES: integer(1).default(10 * 1024 * 1024),
   GATEWAY_REQUEST_TIMEOUT_MS: integer(1).default(600_000),
+  GATEWAY_KEEP_ALIVE_TIMEOUT_MS: integer(1000).max(3_600_000).default(65_000),
   GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS: integer(1).default(10_000),
   GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS: integer(1).default(300_000),
@@ -86,6 +87,12 @@ export interface GatewaySettings {
   bodyLimitBytes: number;
   /** The gateway's deadline per request until its answer starts (a stream is then bounded by the stream timeouts). */
   requestTimeoutMs: number;
+  /**
+   * How long an idle client connection is kept open. Above the idle timeout of the load
+   * balancers in front (AWS ALB: 60 s), so they, not the gateway, close idle connections: a
+   * connection closed by the gateway just as a balancer reuses it is a 502 there.
+   */
+  keepAliveTimeoutMs: number;
   /** JSON provider calls: the whole upstream call (a connection's `timeouts.totalMs` overrides it). */
   upstreamTimeoutMs: number;
   upstreamConnectTimeoutMs: number;
@@ -186,6 +193,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     deliveryRefreshMs: values.GATEWAY_DELIVERY_REFRESH_MS,
     bodyLimitBytes: values.GATEWAY_BODY_LIMIT_BYTES,
     requestTimeoutMs: values.GATEWAY_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: values.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
     upstreamTimeoutMs: values.GATEWAY_UPSTREAM_TIMEOUT_MS,
     upstreamConnectTimeoutMs: values.GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS,
     streamFirstByteTimeoutMs: values.GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS,

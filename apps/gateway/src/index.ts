@@ -1,7 +1,7 @@
 export { createGatewayHandler } from "./create-gateway-handler.js";
 export type { GatewayAppDependencies, GatewayHandler, GatewayRequestContext, GatewayRequestHook } from "./create-gateway-handler.js";
 export { createGatewayRuntime } from "./create-gateway-runtime.js";
-export { createGatewayServer } from "./create-gateway-server.js";
+export { closeGatewayServer, createGatewayServer } from "./create-gateway-server.js";
 export type { GatewayServerOptions } from "./create-gateway-server.js";
 export type { GatewayLogger, GatewayRuntime, GatewayRuntimeEvents, GatewayRuntimeOptions } from "./create-gateway-runtime.js";
 export { createGatewayLogger, redactedLogPaths } from "./logging/create-gateway-logger.js";

@@ -35,7 +35,7 @@ import {
   openUsageJournal,
 } from "@gateway/pipeline";
 import { type GatewayLogger, type GatewayRuntime, createGatewayRuntime } from "./create-gateway-runtime.js";
-import { createGatewayServer } from "./create-gateway-server.js";
+import { closeGatewayServer, createGatewayServer } from "./create-gateway-server.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 import type { GatewayJsonLogger } from "./logging/create-gateway-logger.js";
 import { type GatewayMetrics, createGatewayMetrics } from "./observability/create-gateway-metrics.js";
@@ -187,7 +187,7 @@ export async function serveGateway<D extends ServableDatabase>(
     sweepStoredResponses();
     const sweepTimer = setInterval(sweepStoredResponses, 10 * 60 * 1000);
     sweepTimer.unref();
-    const server = createGatewayServer(runtime.handler, { requestTimeoutMs: settings.requestTimeoutMs });
+    const server = createGatewayServer(runtime.handler, { requestTimeoutMs: settings.requestTimeoutMs, keepAliveTimeoutMs: settings.keepAliveTimeoutMs });
     server.listen(settings.port, settings.host);
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
@@ -208,11 +208,7 @@ export async function serveGateway<D extends ServableDatabase>(
       metricsUrl,
       close() {
         closing ??= (async () => {
-          const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-          server.closeIdleConnections();
-          const forceAfter = setTimeout(() => server.closeAllConnections(), settings.shutdownTimeoutMs);
-          await closed;
-          clearTimeout(forceAfter);
+          await closeGatewayServer(server, settings.shutdownTimeoutMs);
           if (metricsServer !== null) {
             const stopped = new Promise<void>((resolve) => metricsServer!.close(() => resolve()));
             metricsServer.closeAllConnections();
