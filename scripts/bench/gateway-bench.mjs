@@ -7,6 +7,9 @@
 // BENCH_SECONDS (default 8) per scenario, BENCH_RATES (default 500,1000), BENCH_STREAM_RATE
 // (default 300), BENCH_ROUNDS (default 2) rounds of the rate scenarios, BENCH_CONCURRENCY (64);
 // BENCH_GATEWAY_ENTRY (default apps/gateway/dist/main.js) runs another build, for A/B comparisons.
+// BENCH_NODE_FLAGS (default `--no-memory-reducer`, the gateway's production command line: see its
+// README) are given to the gateway and to both reference proxies alike; set it empty to measure
+// without.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +24,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? "8");
 const rates = (process.env.BENCH_RATES ?? "500,1000").split(",").map(Number);
 const streamRate = Number(process.env.BENCH_STREAM_RATE ?? "300");
 const throughputConcurrency = Number(process.env.BENCH_CONCURRENCY ?? "64");
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--no-memory-reducer").split(" ").filter(Boolean);
 
 function startProcess(command, args, env, readyPattern) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -70,10 +74,10 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv =
   const mock = startProcess(process.execPath, [join(root, "scripts/bench/mock-provider-server.mjs")], { MOCK_LATENCY_MS: process.env.MOCK_LATENCY_MS ?? "0" }, /\{"url":"([^"]+)"\}/);
   const [, mockUrl] = await mock.ready;
   // The reference point, measured in the same run: bare Express 5 + express.json() + undici.
-  const reference = startProcess(process.execPath, [join(root, "scripts/bench/baseline-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
+  const reference = startProcess(process.execPath, [...nodeFlags, join(root, "scripts/bench/baseline-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
   const [, referenceUrl] = await reference.ready;
   // The floor, measured in the same run: bare node:http + undici (what a Node proxy hop costs).
-  const bare = startProcess(process.execPath, [join(root, "scripts/bench/bare-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
+  const bare = startProcess(process.execPath, [...nodeFlags, join(root, "scripts/bench/bare-proxy-server.mjs")], { UPSTREAM_URL: mockUrl }, /\{"url":"([^"]+)"\}/);
   const [, bareUrl] = await bare.ready;
   const loadBefore = loadavg();
 
@@ -94,7 +98,7 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv =
   const port = await freePort();
   const gateway = startProcess(
     process.execPath,
-    [...gatewayNodeArgs, join(root, process.env.BENCH_GATEWAY_ENTRY ?? "apps/gateway/dist/main.js")],
+    [...nodeFlags, ...gatewayNodeArgs, join(root, process.env.BENCH_GATEWAY_ENTRY ?? "apps/gateway/dist/main.js")],
     {
       DATABASE_URL: `file:${join(workDirectory, "gateway.db")}`,
       GATEWAY_CONFIG: configPath,
