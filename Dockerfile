@@ -53,6 +53,7 @@ USER node
 EXPOSE 8080 8081 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.GATEWAY_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# --no-memory-reducer: see "Running it" in apps/gateway/README.md (V8's idle-time heap shrinking
-# costs the next burst of traffic about half again the CPU per request for several seconds).
-CMD ["node", "--no-memory-reducer", "gateway/dist/main.js"]
+# --no-memory-reducer and --v8-pool-size=1: see "Running it" in apps/gateway/README.md (V8's
+# idle-time heap shrinking costs the next burst about half again the CPU per request; four GC
+# helper threads on a 1-2 core container stall the event loop's thread during major collections).
+CMD ["node", "--no-memory-reducer", "--v8-pool-size=1", "gateway/dist/main.js"]
