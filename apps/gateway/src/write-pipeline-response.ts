@@ -21,11 +21,11 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
  * Writes a pipeline stream as server-sent events: headers at once (`flushHeaders`, no
  * buffering by proxies), then each event as soon as the pipeline yields it, waiting for `drain`
  * when the socket's buffer is full (backpressure: a slow reader slows the upstream read, nothing
- * piles up). Events yielded in the same tick (those decoded from one upstream read, the headers
- * with the first event when it is already there) leave in one socket write: the socket is corked
- * at the first of them and uncorked once the tick's microtasks have run, before any further I/O,
- * so no event waits for a later one. When the client goes away, iteration stops, which closes the
- * upstream request and records the call as cancelled.
+ * piles up). The headers leave with the first event when it is already there (one socket
+ * write), and the first event never waits for the ones after it; later events yielded in the
+ * same tick (decoded from one upstream read) leave together once the tick's microtasks have run.
+ * When the client goes away, iteration stops, which closes the upstream request and records the
+ * call as cancelled.
  */
 export async function writeStream(response: ServerResponse, answer: PipelineStreamResponse, abort: AbortController): Promise<void> {
   const iterator = answer.events[Symbol.asyncIterator]();
@@ -42,6 +42,7 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
   const batch = tickBatch(response);
   batch.hold();
   response.flushHeaders();
+  let first = true;
   try {
     for (;;) {
       const next = await iterator.next();
@@ -51,7 +52,13 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
         return;
       }
       batch.hold();
-      if (!response.write(formatSseEvent(next.value)) && !(await drained(response))) {
+      const flowing = response.write(formatSseEvent(next.value));
+      if (first) {
+        // The first event (with the headers) goes out now, not after the rest of its upstream read.
+        first = false;
+        batch.flush();
+      }
+      if (!flowing && !(await drained(response))) {
         await iterator.return?.();
         return;
       }
@@ -64,23 +71,34 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
 }
 
 /**
- * Corks the response until the current tick ends: `hold()` corks it once per tick and queues
- * the uncork with `process.nextTick`, which runs after the microtasks already queued (the
- * iterator's next events from the same upstream read) and before the event loop goes on.
+ * Corks the response until the current tick ends: `hold()` corks it (once until released) and
+ * queues the uncork with `process.nextTick`, which runs after the microtasks already queued (the
+ * iterator's next events from the same upstream read) and before the event loop goes on;
+ * `flush()` uncorks at once.
  */
-function tickBatch(response: ServerResponse): { hold(): void } {
+function tickBatch(response: ServerResponse): { hold(): void; flush(): void } {
   let held = false;
-  const release = () => {
+  let scheduled = false;
+  const flush = () => {
+    if (!held) return;
     held = false;
     response.uncork();
+  };
+  const release = () => {
+    scheduled = false;
+    flush();
   };
   return {
     hold() {
       if (held || response.destroyed) return;
       held = true;
       response.cork();
-      process.nextTick(release);
+      if (!scheduled) {
+        scheduled = true;
+        process.nextTick(release);
+      }
     },
+    flush,
   };
 }
 

@@ -1,5 +1,5 @@
 import { type Server, createServer } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import { type AddressInfo, type Socket, connect } from "node:net";
 import type { SseEvent } from "@gateway/provider-adapters";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeStream } from "../src/write-pipeline-response.js";
@@ -11,9 +11,20 @@ afterEach(async () => {
   server = null;
 });
 
+/** What the server wrote to the client's socket so far (each write as handed to the socket). */
+let written = "";
+
 /** Serves `events` with writeStream; returns the port. */
 async function serve(events: () => AsyncIterable<SseEvent>) {
+  written = "";
   server = createServer((_request, response) => {
+    const socket = response.socket as Socket & { _writeGeneric: (writev: boolean, data: unknown, ...rest: unknown[]) => unknown };
+    const original = socket._writeGeneric.bind(socket);
+    socket._writeGeneric = (writev, data, ...rest) => {
+      const chunks = writev ? (data as { chunk: unknown }[]).map((entry) => entry.chunk) : [data];
+      for (const chunk of chunks) written += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
+      return original(writev, data, ...rest);
+    };
     void writeStream(response, { kind: "stream", status: 200, headers: { "x-request-id": "req_test" }, events: events() }, new AbortController());
   }).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server!.once("listening", () => resolve()));
@@ -48,6 +59,18 @@ describe("writeStream", () => {
     const { text } = await read(port);
     expect([...text.matchAll(/data: (\w+)/g)].map((match) => match[1])).toEqual(["one", "two", "three", "four", "five"]);
     expect(text).toMatch(/^HTTP\/1.1 200 OK\r\n[\s\S]*content-type: text\/event-stream/i);
+  });
+
+  it("sends the first event with the headers before the events after it are even produced", async () => {
+    let writtenBeforeSecond = "";
+    const port = await serve(async function* () {
+      yield { data: "first" };
+      // Same tick, no await: as when one upstream read holds many events.
+      writtenBeforeSecond = written;
+      yield { data: "second" };
+    });
+    await read(port);
+    expect(writtenBeforeSecond).toMatch(/^HTTP\/1.1 200 OK\r\n[\s\S]*\r\n\r\n[0-9a-f]+\r\ndata: first\n\n\r\n$/);
   });
 
   it("never holds an event back for a later one: the first leaves before the upstream's next read", async () => {
