@@ -282,9 +282,13 @@ describe("traces after real calls", () => {
     await response.text();
     const requestId = response.headers.get("x-request-id")!;
     await expect.poll(() => events.some((event) => event.requestId === requestId), { timeout: 3000 }).toBe(true);
-    await runtime.tracing!.flush();
-
-    const callSpan = collector.spans.find((span) => span.attributes["gateway.request_id"] === requestId && span.kind === 2);
+    // The export is an HTTP request to the collector: flush until it has arrived (or fail after 3 s).
+    const findCallSpan = () => collector.spans.find((span) => span.attributes["gateway.request_id"] === requestId && span.kind === 2);
+    await expect.poll(async () => {
+      await runtime.tracing!.flush();
+      return findCallSpan() !== undefined;
+    }, { timeout: 3000 }).toBe(true);
+    const callSpan = findCallSpan();
     expect(callSpan).toBeDefined();
     expect(callSpan).toMatchObject({ name: "gateway.chat_completions", traceId: clientTraceId, parentSpanId: clientSpanId, collectorKey: "collector-secret" });
     const event = events.find((candidate) => candidate.requestId === requestId)!;
@@ -332,8 +336,12 @@ describe("traces after real calls", () => {
     expect(response.status).toBe(200);
     const requestId = response.headers.get("x-request-id")!;
     await expect.poll(() => events.some((event) => event.requestId === requestId), { timeout: 3000 }).toBe(true);
-    await runtime.tracing!.flush();
-    const decision = collector.spans.slice(before).find((span) => span.attributes["gateway.request_id"] === requestId);
+    const findDecision = () => collector.spans.slice(before).find((span) => span.attributes["gateway.request_id"] === requestId);
+    await expect.poll(async () => {
+      await runtime.tracing!.flush();
+      return findDecision() !== undefined;
+    }, { timeout: 3000 }).toBe(true);
+    const decision = findDecision();
     expect(decision?.attributes["gen_ai.operation.name"]).toBe("chat");
     expect(decision?.attributes["gen_ai.input.messages"]).toBeUndefined();
     expect(decision?.attributes["gen_ai.output.messages"]).toBeUndefined();
