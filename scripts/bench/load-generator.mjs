@@ -76,13 +76,7 @@ class ResponseReader {
         continue;
       }
       if (this.phase === "length") {
-        const take = Math.min(this.remaining, buffer.length - at);
-        if (take > 0 && !this.sawBody) {
-          this.sawBody = true;
-          onFirstBodyByte();
-        }
-        this.remaining -= take;
-        at += take;
+        at = this.takeBody(buffer, at, onFirstBodyByte);
         if (this.remaining > 0) break;
         return true;
       }
@@ -104,13 +98,7 @@ class ResponseReader {
         continue;
       }
       if (this.phase === "chunk-data") {
-        const take = Math.min(this.remaining, buffer.length - at);
-        if (take > 0 && !this.sawBody) {
-          this.sawBody = true;
-          onFirstBodyByte();
-        }
-        this.remaining -= take;
-        at += take;
+        at = this.takeBody(buffer, at, onFirstBodyByte);
         if (this.remaining > 0) break;
         this.phase = "chunk-crlf";
         continue;
@@ -122,6 +110,17 @@ class ResponseReader {
     }
     if (at < buffer.length) this.pending = buffer.subarray(at);
     return false;
+  }
+
+  /** Takes what `buffer` holds of the current body (Content-Length) or chunk from `at`; returns the new offset. */
+  takeBody(buffer, at, onFirstBodyByte) {
+    const take = Math.min(this.remaining, buffer.length - at);
+    if (take > 0 && !this.sawBody) {
+      this.sawBody = true;
+      onFirstBodyByte();
+    }
+    this.remaining -= take;
+    return at + take;
   }
 }
 
