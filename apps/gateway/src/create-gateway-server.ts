@@ -24,13 +24,12 @@ export interface GatewayServerOptions {
  * may last longer.
  */
 export function createGatewayServer(listener: RequestListener, options: GatewayServerOptions): Server {
-  const server = createGuardedHttpServer(listener, {
+  return createGuardedHttpServer(listener, {
     requestTimeoutMs: options.requestTimeoutMs,
     generateRequestId,
     renderErrorBody: renderGatewayErrorBody,
+    ...(options.keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
   });
-  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
-  return server;
 }
 
 /**

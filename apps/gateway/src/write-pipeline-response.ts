@@ -21,11 +21,11 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
  * Writes a pipeline stream as server-sent events: headers at once (`flushHeaders`, no
  * buffering by proxies), then each event as soon as the pipeline yields it, waiting for `drain`
  * when the socket's buffer is full (backpressure: a slow reader slows the upstream read, nothing
- * piles up). The headers leave with the first event when it is already there (one socket
- * write), and the first event never waits for the ones after it; later events yielded in the
- * same tick (decoded from one upstream read) leave together once the tick's microtasks have run.
- * When the client goes away, iteration stops, which closes the upstream request and records the
- * call as cancelled.
+ * piles up). The headers leave with the first event when it comes in the same tick (one socket
+ * write), else alone at the tick's end. Node corks a response's socket from its first write in a
+ * tick until the tick ends, so later events of one upstream read leave together; the first event
+ * is uncorked at once instead of waiting for the rest of its read. When the client goes away,
+ * iteration stops, which closes the upstream request and records the call as cancelled.
  */
 export async function writeStream(response: ServerResponse, answer: PipelineStreamResponse, abort: AbortController): Promise<void> {
   const iterator = answer.events[Symbol.asyncIterator]();
@@ -39,8 +39,14 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
     "cache-control": "no-cache",
     "x-accel-buffering": "no",
   });
-  const batch = tickBatch(response);
-  batch.hold();
+  // The headers wait for the first event until this tick ends.
+  let headersHeld = true;
+  response.cork();
+  process.nextTick(() => {
+    if (!headersHeld) return;
+    headersHeld = false;
+    response.uncork();
+  });
   response.flushHeaders();
   let first = true;
   try {
@@ -51,12 +57,12 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
         await iterator.return?.();
         return;
       }
-      batch.hold();
       const flowing = response.write(formatSseEvent(next.value));
       if (first) {
-        // The first event (with the headers) goes out now, not after the rest of its upstream read.
+        // Undoes one cork: ours (the headers still held) or Node's for this tick.
         first = false;
-        batch.flush();
+        headersHeld = false;
+        response.uncork();
       }
       if (!flowing && !(await drained(response))) {
         await iterator.return?.();
@@ -68,38 +74,6 @@ export async function writeStream(response: ServerResponse, answer: PipelineStre
     await iterator.return?.().catch(() => undefined);
   }
   response.end();
-}
-
-/**
- * Corks the response until the current tick ends: `hold()` corks it (once until released) and
- * queues the uncork with `process.nextTick`, which runs after the microtasks already queued (the
- * iterator's next events from the same upstream read) and before the event loop goes on;
- * `flush()` uncorks at once.
- */
-function tickBatch(response: ServerResponse): { hold(): void; flush(): void } {
-  let held = false;
-  let scheduled = false;
-  const flush = () => {
-    if (!held) return;
-    held = false;
-    response.uncork();
-  };
-  const release = () => {
-    scheduled = false;
-    flush();
-  };
-  return {
-    hold() {
-      if (held || response.destroyed) return;
-      held = true;
-      response.cork();
-      if (!scheduled) {
-        scheduled = true;
-        process.nextTick(release);
-      }
-    },
-    flush,
-  };
 }
 
 /** Resolves true on `drain`, false when the response closes first. */

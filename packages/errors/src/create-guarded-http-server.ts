@@ -16,6 +16,12 @@ export interface GuardedHttpServerOptions {
   renderErrorBody: (error: GatewayError, requestId: string) => unknown;
   /** Headers every such answer carries besides the content type, length, id and `connection: close`. */
   extraHeaders?: Readonly<Record<string, string>>;
+  /**
+   * How long an idle client connection stays open (default 65 s). Node's own 5 s is below the
+   * idle timeout of load balancers in front (AWS ALB: 60 s): a connection the server closes just
+   * as a balancer reuses it is a 502 there.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /**
@@ -26,6 +32,7 @@ export interface GuardedHttpServerOptions {
  * - a request not received within `requestTimeoutMs` (headers within min(60 s, that)): 408,
  *   checked about once a second (Node's own timeout was 300 s, with an empty 408);
  * - an HTTP/1.1 request without `Host`: 400; a `CONNECT`: 404 `not_found`.
+ * Idle connections are kept `keepAliveTimeoutMs` (65 s), longer than load balancers keep theirs.
  * An `Expect` other than `100-continue` is ignored (Node answered an empty 417).
  * The timeouts cover receiving the request only: an answer (a stream) may last longer. A request
  * answered before its body arrived (a 401, a deadline) gets no second answer: its connection is
@@ -62,6 +69,7 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
     },
     serveRequest,
   );
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
   // An `Expect` other than 100-continue: served as if absent (RFC 9110 lets a server ignore it), not Node's empty 417.
   server.on("checkExpectation", serveRequest);
   // CONNECT (no tunnels here): answered like any unknown route, not a silently closed socket.
