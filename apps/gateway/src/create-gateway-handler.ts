@@ -16,6 +16,7 @@ import {
   runStoredResponseRequest,
 } from "@gateway/pipeline";
 import type { McpGateway } from "@gateway/mcp";
+import { CallAbort } from "@gateway/provider-adapters";
 import FindMyWay, { type HTTPMethod } from "find-my-way";
 import { buildGatewayOpenApiDocument } from "./openapi-document.js";
 import { readJsonBody } from "./read-json-body.js";
@@ -96,7 +97,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
         startedAt: context.startedAt,
         headers: request.headers,
         readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
-        abortController: abort,
+        abort,
         ...(Number.isSafeInteger(declaredLength) && declaredLength > 0 ? { bodyBytes: declaredLength } : {}),
       },
       endpoint,
@@ -194,9 +195,9 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
   return handler;
 }
 
-/** An AbortController aborted when the client goes away before the answer was fully written. */
-function abortOnClose(response: ServerResponse): AbortController {
-  const abort = new AbortController();
+/** An abort of the call, aborted when the client goes away before the answer was fully written. */
+function abortOnClose(response: ServerResponse): CallAbort {
+  const abort = new CallAbort();
   response.once("close", () => {
     if (!response.writableFinished) abort.abort();
   });

@@ -27,9 +27,9 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
  * is uncorked at once instead of waiting for the rest of its read. When the client goes away,
  * iteration stops, which closes the upstream request and records the call as cancelled.
  */
-export async function writeStream(response: ServerResponse, answer: PipelineStreamResponse, abort: AbortController): Promise<void> {
+export async function writeStream(response: ServerResponse, answer: PipelineStreamResponse, abort: { readonly aborted: boolean }): Promise<void> {
   const iterator = answer.events[Symbol.asyncIterator]();
-  if (response.destroyed || abort.signal.aborted) {
+  if (response.destroyed || abort.aborted) {
     await iterator.return?.();
     return;
   }

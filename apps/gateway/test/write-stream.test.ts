@@ -25,7 +25,7 @@ async function serve(events: () => AsyncIterable<SseEvent>) {
       for (const chunk of chunks) written += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
       return original(writev, data, ...rest);
     };
-    void writeStream(response, { kind: "stream", status: 200, headers: { "x-request-id": "req_test" }, events: events() }, new AbortController());
+    void writeStream(response, { kind: "stream", status: 200, headers: { "x-request-id": "req_test" }, events: events() }, { aborted: false });
   }).listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server!.once("listening", () => resolve()));
   return (server!.address() as AddressInfo).port;

@@ -6,7 +6,7 @@ import { callProvider } from "../src/stages/call-provider.js";
 import type { RoutePlan } from "../src/stages/resolve-route.js";
 
 const target = (name: string) => ({ connection: { id: name, name }, upstreamModel: "v/m", qualifiedModel: `${name}/v/m` }) as unknown as ProviderTarget;
-const scope = () => ({ signal: new AbortController().signal, deadline: Date.now() + 30_000 });
+const scope = () => ({ abort: new AbortController().signal, deadline: Date.now() + 30_000 });
 
 function plan(targets: ProviderTarget[]): RoutePlan {
   return {

@@ -16,6 +16,21 @@ import type { ProviderKind } from "./provider-adapter.js";
  * `https://api.anthropic.com/v1` both give `https://api.anthropic.com/v1/messages`.
  */
 export function connectionApiUrl(kind: ProviderKind, baseUrl: string, path: string): string {
+  // Called on every upstream call with a handful of distinct inputs (the configured
+  // connections): remembered, since parsing the base URL is most of the work.
+  const key = `${kind}\n${baseUrl}\n${path}`;
+  const known = resolved.get(key);
+  if (known !== undefined) return known;
+  const url = resolveConnectionApiUrl(kind, baseUrl, path);
+  if (resolved.size >= maxResolved) resolved.clear();
+  resolved.set(key, url);
+  return url;
+}
+
+const maxResolved = 1024;
+const resolved = new Map<string, string>();
+
+function resolveConnectionApiUrl(kind: ProviderKind, baseUrl: string, path: string): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
   let basePath: string;
   try {

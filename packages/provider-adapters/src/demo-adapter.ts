@@ -273,7 +273,7 @@ export function createDemoAdapter(): ProviderAdapter {
 }
 
 function ensureActive(context: ProviderCallContext): void {
-  if (context.signal.aborted) throw new GatewayError("client_cancelled", { retryable: false });
+  if ((context.abort ?? context.signal).aborted) throw new GatewayError("client_cancelled", { retryable: false });
 }
 
 /** The demo's stream: its events decoded by the same decoder a real upstream's go through. */

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { callContext, collect, rejectionOf, sendJson, startFakeUpstream } from "../test/fake-upstream.js";
 import type { FakeUpstream } from "../test/fake-upstream.js";
+import { CallAbort } from "./call-abort.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransport } from "./http-transport.js";
 
@@ -148,6 +149,51 @@ describe("createHttpTransport", () => {
     controller.abort();
     expect(await rejectionOf(pending)).toMatchObject({ code: "client_cancelled" });
     await closed;
+  });
+
+  it("listens to the context's CallAbort without ever making its AbortSignal", async () => {
+    upstream = await startFakeUpstream((request, response) => {
+      if (request.path === "/slow") return; // never answers: only the caller's abort ends it
+      if (request.path === "/stream") {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write("data: 1\n\n");
+        return;
+      }
+      sendJson(response, 200, { ok: true });
+    });
+    transport = createHttpTransport();
+    // A context whose signal throws when read: the transport must go through `abort`.
+    const contextWith = (abort: CallAbort) => ({
+      requestId: "req_test",
+      abort,
+      deadline: Date.now() + 20_000,
+      get signal(): AbortSignal {
+        throw new Error("the AbortSignal was read");
+      },
+    });
+    expect((await transport.requestJson({ url: upstream.url, body: {}, context: contextWith(new CallAbort()) })).body).toEqual({ ok: true });
+
+    const jsonAbort = new CallAbort();
+    const pending = transport.requestJson({ url: `${upstream.url}/slow`, body: {}, context: contextWith(jsonAbort) });
+    while (!upstream.requests.some((request) => request.path === "/slow")) await new Promise((resolve) => setImmediate(resolve));
+    const jsonClosed = upstream.nextSocketClose();
+    jsonAbort.abort();
+    expect(await rejectionOf(pending)).toMatchObject({ code: "client_cancelled", status: 499 });
+    await jsonClosed;
+
+    const streamAbort = new CallAbort();
+    const answer = await transport.requestStream({ url: `${upstream.url}/stream`, body: {}, context: contextWith(streamAbort) });
+    const iterator = answer.body[Symbol.asyncIterator]();
+    await iterator.next();
+    const streamClosed = upstream.nextSocketClose();
+    const next = iterator.next();
+    streamAbort.abort();
+    expect(await rejectionOf(next)).toMatchObject({ code: "client_cancelled", status: 499 });
+    await streamClosed;
+
+    const gone = new CallAbort();
+    gone.abort();
+    expect(await rejectionOf(transport.requestJson({ url: upstream.url, body: {}, context: contextWith(gone) }))).toMatchObject({ code: "client_cancelled" });
   });
 
   it("the deadline gives 504 upstream_timeout that is not retryable", async () => {

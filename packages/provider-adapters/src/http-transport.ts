@@ -149,7 +149,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   function prepare(request: HttpRequestOptions) {
     const { context } = request;
     const provider = request.provider ?? "provider";
-    if (context.signal.aborted) throw cancelledError(provider);
+    if (callerAborted(context)) throw cancelledError(provider);
     const remaining = context.deadline - Date.now();
     if (remaining <= 0) throw timeoutError("deadline", provider, 0);
     const target = targetOf(request.url, provider);
@@ -188,8 +188,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       state.limitMs = limitMs;
       controller.abort();
     };
-    const onAbort = () => abortFor("client", 0);
-    context.signal.addEventListener("abort", onAbort, { once: true });
+    const unsubscribe = onCallerAbort(context, () => abortFor("client", 0));
     const beforeHeaders: [AbortReason, number] = remaining < limits.firstByteMs ? ["deadline", remaining] : ["first-byte", limits.firstByteMs];
     let timer = setTimeout(() => abortFor(beforeHeaders[0], limits.firstByteMs), beforeHeaders[1]);
     const durationTimer = limits.maxDurationMs > 0 ? setTimeout(() => abortFor("duration", limits.maxDurationMs), limits.maxDurationMs) : undefined;
@@ -199,7 +198,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       released = true;
       clearTimeout(timer);
       clearTimeout(durationTimer);
-      context.signal.removeEventListener("abort", onAbort);
+      unsubscribe();
     };
     const phases = {
       /** Headers arrived: the request deadline no longer applies, the first-byte timeout still does. */
@@ -267,11 +266,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           pendingAbort ??= error;
           settle(() => reject(error));
         };
-        const onCallerAbort = () => {
+        const unsubscribe = onCallerAbort(context, () => {
           state.reason ??= "client";
           abort(cancelledError(provider));
-        };
-        context.signal.addEventListener("abort", onCallerAbort, { once: true });
+        });
         const timer = setTimeout(() => {
           state.reason ??= timeoutReason;
           abort(timeoutError(timeoutReason, provider, timeoutMs));
@@ -280,7 +278,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           if (settled) return;
           settled = true;
           clearTimeout(timer);
-          context.signal.removeEventListener("abort", onCallerAbort);
+          unsubscribe();
           outcome();
         };
         const handler = {
@@ -374,6 +372,19 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       await Promise.all(all.map((pool) => pool.close()));
     },
   };
+}
+
+/** Whether the caller is gone: through the call's `abort` when it has one (no AbortSignal is created). */
+function callerAborted(context: ProviderCallContext): boolean {
+  return (context.abort ?? context.signal).aborted;
+}
+
+/** Calls `listener` once when the caller goes away; returns what stops listening. */
+function onCallerAbort(context: ProviderCallContext, listener: () => void): () => void {
+  if (context.abort !== undefined) return context.abort.subscribe(listener);
+  const { signal } = context;
+  signal.addEventListener("abort", listener, { once: true });
+  return () => signal.removeEventListener("abort", listener);
 }
 
 const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);

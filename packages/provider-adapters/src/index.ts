@@ -26,6 +26,7 @@ export type { BuildResponseObjectOptions } from "./responses/build-response-obje
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
+export { CallAbort } from "./call-abort.js";
 export type { HttpTransport, HttpTransportOptions, HttpRequestOptions, HttpJsonResponse, HttpStreamResponse } from "./http-transport.js";
 export { mapUpstreamError } from "./map-upstream-error.js";
 export type { UpstreamErrorInput } from "./map-upstream-error.js";

@@ -1,5 +1,6 @@
 import type { ConnectionKind, NormalizedUsage, SnapshotConnection } from "@gateway/contracts";
 import type { DecisionRequest, DecisionResponse } from "./decision/decision-contract.js";
+import type { CallAbort } from "./call-abort.js";
 import type { StreamFormat, StreamFrame } from "./stream/stream-part.js";
 
 /** The kinds of provider connection the gateway can talk to. */
@@ -16,8 +17,16 @@ export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" 
 /** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
 export interface ProviderCallContext {
   requestId: string;
-  /** Aborted when the caller disconnects; aborts the upstream request (socket closed). */
+  /**
+   * Aborted when the caller disconnects; aborts the upstream request (socket closed). With
+   * `abort` set, it may be created on first read: code on the call path reads `abort`.
+   */
   signal: AbortSignal;
+  /**
+   * The same abort without an AbortSignal (see {@link CallAbort}), when the caller has one:
+   * the HTTP transport listens to it rather than to `signal`, which is then never created.
+   */
+  abort?: CallAbort;
   /** Epoch milliseconds after which the upstream call is abandoned with 504 `upstream_timeout`. */
   deadline: number;
   /** Headers the gateway adds to the upstream request (a W3C `traceparent` when trace propagation is on). */

@@ -2,7 +2,7 @@ import type { Admission, BudgetThresholdCrossing } from "@gateway/budget";
 import type { NormalizedUsage, UsageEventRecord } from "@gateway/contracts";
 import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
 import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
-import { type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
+import { type CallAbort, type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import { admitCall, describeBudgetOutcome } from "../stages/admit-call.js";
 import { applyCallerGuardrails } from "../stages/apply-caller-guardrails.js";
@@ -33,10 +33,11 @@ export interface InferenceCallInput {
   /** Aborted when the caller disconnects (before or during a stream). */
   signal?: AbortSignal;
   /**
-   * Instead of `signal`: the app's controller, aborted when the caller disconnects. The call
-   * adopts it as its own (it also aborts it at the deadline), saving a controller per request.
+   * Instead of `signal`: the app's abort, aborted when the caller disconnects. The call adopts
+   * it as its own (it also aborts it at the deadline); no AbortSignal is made unless something
+   * on the call's path asks for one (see `CallAbort`).
    */
-  abortController?: AbortController;
+  abort?: CallAbort;
   /** Epoch ms the request arrived (default now). */
   startedAt?: number;
   /** The body's size in bytes when known (`Content-Length`), for input-token estimates. */
@@ -102,7 +103,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     const callLifetime = createCallLifetime({
       deadline: context.deadline,
       ...(input.signal === undefined ? {} : { signal: input.signal }),
-      ...(input.abortController === undefined ? {} : { abortController: input.abortController }),
+      ...(input.abort === undefined ? {} : { abort: input.abort }),
     });
     lifetime = callLifetime;
     let outputGuardrails: CompiledGuardrails | null = null;
@@ -143,7 +144,16 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         request = guarded.body;
         if (guardrails.hasOutputRules) outputGuardrails = guardrails;
       }
-      if (endpoint.prepare !== undefined) request = await endpoint.prepare({ request, identity, signal: callLifetime.signal });
+      if (endpoint.prepare !== undefined) {
+        // The signal is made only if the step reads it.
+        request = await endpoint.prepare({
+          request,
+          identity,
+          get signal() {
+            return callLifetime.signal;
+          },
+        });
+      }
       call.request = request;
       const estimate = endpoint.admission({ snapshot, identity, plan, request, ...(input.bodyBytes === undefined ? {} : { bodyBytes: input.bodyBytes }) });
       if (estimate !== null) {
@@ -159,7 +169,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
       }
       const outcome = await callProvider<EndpointAnswer, Target>({
         plan,
-        scope: { signal: callLifetime.signal, deadline: context.deadline },
+        scope: { abort: callLifetime.abort, deadline: context.deadline },
         affinityStore: dependencies.affinityStore,
         ...(routesItself ? {} : { latencyTracker: dependencies.latencyTracker }),
         observation,
@@ -169,7 +179,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         },
         call: async (target, _attempt, extraHeaders) => {
           const adapter: ProviderAdapter | null = routesItself ? null : dependencies.adapters.adapterFor((target as unknown as ProviderTarget).connection);
-          const providerContext: ProviderCallContext = { requestId: context.requestId, signal: callLifetime.signal, deadline: context.deadline };
+          const providerContext = providerCallContext(context.requestId, callLifetime.abort, context.deadline);
           if (extraHeaders !== undefined) providerContext.extraHeaders = extraHeaders;
           const answer = await endpoint.invoke({
             adapter,
@@ -271,6 +281,21 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     if (input.throwErrors) throw error.code === "internal_error" ? new GatewayError("internal_error") : error;
     return { kind: "json", ...renderErrorResponse(error, { requestId: input.requestId, format: endpoint.errorFormat }) };
   }
+}
+
+/**
+ * The provider context of one attempt: its `signal` is made only when an adapter reads it (a
+ * provider call through the HTTP transport listens to `abort` and never does).
+ */
+function providerCallContext(requestId: string, abort: CallAbort, deadline: number): ProviderCallContext {
+  return {
+    requestId,
+    abort,
+    deadline,
+    get signal() {
+      return abort.signal;
+    },
+  };
 }
 
 /** Runs an endpoint's `complete` step; a failure is logged, never thrown (the answer exists and is billed). */

@@ -6,10 +6,10 @@ import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
 import type { InferenceCallObservation, ObservedAttempt } from "../call/inference-call-observer.js";
 
-/** The signal and deadline of one call, as the call-provider stage sees them. */
+/** The abort and deadline of one call, as the call-provider stage sees them. */
 export interface CallScope {
   /** Aborted when the caller disconnects or the gateway deadline passes. */
-  signal: AbortSignal;
+  abort: { readonly aborted: boolean };
   /** Epoch ms after which no new attempt starts. */
   deadline: number;
 }
@@ -45,7 +45,7 @@ export async function callProvider<Result, Target extends CallTarget = ProviderT
     targets: plan.targets,
     maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
     deadline: input.scope.deadline,
-    signal: input.scope.signal,
+    signal: input.scope.abort,
     call: async (target, attempt) => {
       input.onAttempt?.(target);
       const started = Date.now();

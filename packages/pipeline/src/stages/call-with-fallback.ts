@@ -19,8 +19,8 @@ export interface CallWithFallbackOptions<Target, Result> {
   call: (target: Target, attempt: number) => Promise<Result>;
   /** Epoch ms: no new attempt starts after it. */
   deadline: number;
-  /** Aborted: no new attempt starts. */
-  signal?: AbortSignal;
+  /** Aborted (an AbortSignal or a `CallAbort`): no new attempt starts. */
+  signal?: { readonly aborted: boolean };
   /** Base of the jittered exponential backoff between attempts on the same target (default 200 ms). */
   backoffMs?: number;
   /** Told about every failed attempt (routing statistics, affinity invalidation). */
