@@ -151,6 +151,28 @@ describe("createHttpTransport", () => {
     await closed;
   });
 
+  it("a stream nobody reads stops the upstream (backpressure), and every byte arrives once it is read", async () => {
+    const chunk = Buffer.alloc(64 * 1024, 97);
+    const total = 32 * 1024 * 1024; // far more than the loopback socket buffers hold
+    let written = 0;
+    upstream = await startFakeUpstream(async (_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      while (written < total) {
+        written += chunk.length;
+        if (!response.write(chunk)) await new Promise((resolve) => response.once("drain", resolve));
+      }
+      response.end();
+    });
+    transport = createHttpTransport();
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Unread, the gateway holds at most its high-water mark: the rest waits in the upstream.
+    expect(written).toBeLessThan(total / 2);
+    let received = 0;
+    for await (const part of answer.body) received += part.length;
+    expect(received).toBe(total);
+  });
+
   it("listens to the context's CallAbort without ever making its AbortSignal", async () => {
     upstream = await startFakeUpstream((request, response) => {
       if (request.path === "/slow") return; // never answers: only the caller's abort ends it

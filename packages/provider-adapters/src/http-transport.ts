@@ -172,27 +172,58 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   }
 
   /**
-   * Starts a streamed call. One timer bounds it at any time: until the headers, the request
+   * Starts a streamed call, through `dispatch` with a handler like JSON calls (no Readable body,
+   * async iterator over it, AbortController or parsed-header object per call): resolves at the
+   * answer's headers with a body that the consumer pulls chunk by chunk. Backpressure: the
+   * upstream socket is paused while more than {@link streamHighWaterBytes} wait unread, resumed
+   * once they are read. One timer bounds the call at any time: until the headers, the request
    * deadline or the first-byte timeout (whichever is first); then the first-byte timeout until
-   * the first body bytes; then the idle timeout, refreshed by every chunk. A second timer
-   * bounds the whole stream when a maximum duration is set.
+   * the first body chunk is read; then the idle timeout, refreshed by every chunk read. A
+   * second timer bounds the whole stream when a maximum duration is set.
    */
-  async function startStream(request: HttpRequestOptions) {
-    const { context, provider, remaining, target, headers, body, method, limits } = prepare(request);
+  function startStream(request: HttpRequestOptions): Promise<HttpStreamResponse> {
+    let prepared: ReturnType<typeof prepare>;
+    try {
+      prepared = prepare(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { context, provider, remaining, target, headers, body, method, limits } = prepared;
     const startedAt = Date.now();
-    const controller = new AbortController();
     const state: { reason: AbortReason | null; limitMs: number } = { reason: null, limitMs: 0 };
+    let abortRequest: ((error: Error) => void) | null = null;
+    let resumeRequest: (() => void) | null = null;
+    let pendingAbort: Error | null = null;
+    // The answer's headers: settled once (resolved with the response, or rejected).
+    let answered: { resolve(response: HttpStreamResponse): void; reject(error: unknown): void } | null = null;
+    // The body: chunks received and not read yet, the end, a failure, and a reader waiting.
+    const unread: Buffer[] = [];
+    let unreadBytes = 0;
+    let paused = false;
+    let complete = false;
+    let failure: GatewayError | null = null;
+    let reader: { resolve(result: IteratorResult<Uint8Array>): void; reject(error: unknown): void } | null = null;
+    let readAny = false;
+    let released = false;
+
+    const abortWith = (error: Error) => {
+      if (abortRequest !== null) abortRequest(error);
+      // Still queued for a connection: undici drops it unsent when its turn comes.
+      else pendingAbort ??= error;
+    };
     const abortFor = (reason: AbortReason, limitMs: number) => {
-      if (state.reason !== null) return;
+      if (state.reason !== null || complete || failure !== null) return;
       state.reason = reason;
       state.limitMs = limitMs;
-      controller.abort();
+      const error = reason === "client" ? cancelledError(provider) : timeoutError(reason, provider, limitMs);
+      abortWith(error);
+      // Before a connection was given, undici calls no handler method: fail the call here.
+      if (abortRequest === null) fail(error);
     };
     const unsubscribe = onCallerAbort(context, () => abortFor("client", 0));
     const beforeHeaders: [AbortReason, number] = remaining < limits.firstByteMs ? ["deadline", remaining] : ["first-byte", limits.firstByteMs];
     let timer = setTimeout(() => abortFor(beforeHeaders[0], limits.firstByteMs), beforeHeaders[1]);
     const durationTimer = limits.maxDurationMs > 0 ? setTimeout(() => abortFor("duration", limits.maxDurationMs), limits.maxDurationMs) : undefined;
-    let released = false;
     const release = () => {
       if (released) return;
       released = true;
@@ -200,38 +231,147 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       clearTimeout(durationTimer);
       unsubscribe();
     };
-    const phases = {
-      /** Headers arrived: the request deadline no longer applies, the first-byte timeout still does. */
-      headers() {
-        clearTimeout(timer);
-        const left = Math.max(0, startedAt + limits.firstByteMs - Date.now());
-        timer = setTimeout(() => abortFor("first-byte", limits.firstByteMs), left);
-      },
-      /** The first body bytes arrived: from now on, silence is bounded by the idle timeout. */
-      flowing() {
+    const fail = (error: unknown) => {
+      if (complete || failure !== null || stopped) return;
+      failure = mapTransportError(error, state, provider);
+      release();
+      if (answered !== null) {
+        const waiting = answered;
+        answered = null;
+        waiting.reject(failure);
+      }
+      if (reader !== null) {
+        const waiting = reader;
+        reader = null;
+        waiting.reject(failure);
+      }
+    };
+
+    /** The next unread chunk (the timers and backpressure follow what is read). */
+    const take = (): Buffer => {
+      const chunk = unread.shift()!;
+      unreadBytes -= chunk.length;
+      if (paused && unreadBytes <= streamLowWaterBytes) {
+        paused = false;
+        resumeRequest?.();
+      }
+      if (!readAny) {
+        readAny = true;
+        // The first body bytes: from now on, silence is bounded by the idle timeout.
         clearTimeout(timer);
         timer = setTimeout(() => abortFor("idle", limits.idleMs), limits.idleMs);
+      } else timer.refresh();
+      return chunk;
+    };
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      // Early exit (consumer stopped): abort so the socket is closed, not left half-read.
+      if (!complete && failure === null) {
+        state.reason ??= "client";
+        abortWith(cancelledError(provider));
+      }
+      unread.length = 0;
+      unreadBytes = 0;
+      release();
+    };
+
+    const chunks: AsyncIterableIterator<Uint8Array> = {
+      [Symbol.asyncIterator]() {
+        return this;
       },
-      /** More bytes arrived. */
-      chunk() {
-        timer.refresh();
+      next() {
+        if (stopped) return Promise.resolve({ done: true, value: undefined });
+        if (unread.length > 0) return Promise.resolve({ done: false, value: take() });
+        if (failure !== null) return Promise.reject(failure);
+        if (complete) return Promise.resolve({ done: true, value: undefined });
+        return new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
+          reader = { resolve, reject };
+        });
+      },
+      return() {
+        stop();
+        return Promise.resolve({ done: true, value: undefined });
       },
     };
 
-    try {
-      const response = await poolFor(target.origin, limits.connectMs).request({
-        path: target.path,
-        method,
-        headers,
-        body,
-        signal: controller.signal,
-      });
-      phases.headers();
-      return { response, release, state, controller, provider, phases };
-    } catch (error) {
-      release();
-      throw mapTransportError(error, state, provider);
-    }
+    const handler = {
+      onConnect(abortDispatch: (error: Error) => void) {
+        if (pendingAbort !== null) abortDispatch(pendingAbort);
+        else abortRequest = abortDispatch;
+      },
+      onHeaders(statusCode: number, rawHeaders: (Buffer | string)[], resume: () => void) {
+        if (statusCode < 200) return true; // 1xx: informational, the answer follows
+        resumeRequest = resume;
+        // Headers arrived: the request deadline no longer applies, the first-byte timeout still does.
+        clearTimeout(timer);
+        const left = Math.max(0, startedAt + limits.firstByteMs - Date.now());
+        timer = setTimeout(() => abortFor("first-byte", limits.firstByteMs), left);
+        const waiting = answered;
+        answered = null;
+        waiting?.resolve({
+          status: statusCode,
+          headers: parseRawHeaders(rawHeaders),
+          body: chunks,
+          async readJson() {
+            const parts: Buffer[] = [];
+            for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) parts.push(next.value as Buffer);
+            const text = Buffer.concat(parts).toString("utf8");
+            return { body: parseJson(text), text };
+          },
+          cancel() {
+            stop();
+          },
+        });
+        return true;
+      },
+      onData(chunk: Buffer) {
+        if (failure !== null || stopped) return false;
+        if (reader !== null) {
+          const waiting = reader;
+          reader = null;
+          unread.push(chunk);
+          unreadBytes += chunk.length;
+          waiting.resolve({ done: false, value: take() });
+          return true;
+        }
+        unread.push(chunk);
+        unreadBytes += chunk.length;
+        if (unreadBytes > streamHighWaterBytes) {
+          paused = true;
+          return false;
+        }
+        return true;
+      },
+      onComplete() {
+        if (failure !== null) return;
+        // The whole answer is here: no limit can apply any more, and the caller's abort has nothing to close.
+        complete = true;
+        release();
+        if (reader !== null) {
+          const waiting = reader;
+          reader = null;
+          waiting.resolve({ done: true, value: undefined });
+        }
+      },
+      onError(error: Error) {
+        fail(error);
+      },
+    };
+    return new Promise<HttpStreamResponse>((resolve, reject) => {
+      answered = { resolve, reject };
+      if (failure !== null) {
+        answered = null;
+        reject(failure);
+        return;
+      }
+      try {
+        poolFor(target.origin, limits.connectMs).dispatch({ path: target.path, method, headers, body }, handler);
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   return {
@@ -324,46 +464,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       });
     },
 
-    async requestStream(request) {
-      const { response, release, state, controller, provider, phases } = await startStream(request);
-      const readable = response.body;
-      async function* chunks(): AsyncGenerator<Uint8Array> {
-        try {
-          let first = true;
-          for await (const chunk of readable) {
-            if (first) {
-              first = false;
-              phases.flowing();
-            } else phases.chunk();
-            yield chunk as Uint8Array;
-          }
-        } catch (error) {
-          throw mapTransportError(error, state, provider);
-        } finally {
-          // Early exit (consumer stopped): abort so the socket is closed, not left half-read.
-          if (!readable.readableEnded) controller.abort();
-          release();
-        }
-      }
-      return {
-        status: response.statusCode,
-        headers: flattenHeaders(response.headers),
-        body: chunks(),
-        async readJson() {
-          try {
-            const text = await readable.text();
-            return { body: parseJson(text), text };
-          } catch (error) {
-            throw mapTransportError(error, state, provider);
-          } finally {
-            release();
-          }
-        },
-        cancel() {
-          controller.abort();
-          release();
-        },
-      };
+    requestStream(request) {
+      return startStream(request);
     },
 
     async close() {
@@ -373,6 +475,11 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     },
   };
 }
+
+/** Unread stream bytes above which the upstream socket is paused (as a Readable's default buffer). */
+const streamHighWaterBytes = 64 * 1024;
+/** Unread stream bytes at or below which a paused upstream socket is resumed. */
+const streamLowWaterBytes = 16 * 1024;
 
 /** Whether the caller is gone: through the call's `abort` when it has one (no AbortSignal is created). */
 function callerAborted(context: ProviderCallContext): boolean {
@@ -471,15 +578,6 @@ function errorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    result[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return result;
 }
 
 /** Raw response headers (name, value, name, value... as latin1 bytes) as lowercase names; repeated ones joined with ", ". */
