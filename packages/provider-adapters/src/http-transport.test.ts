@@ -173,6 +173,24 @@ describe("createHttpTransport", () => {
     expect(received).toBe(total);
   });
 
+  it("a stream read to its end leaves no timer behind, even when it had arrived whole before it was read", async () => {
+    upstream = await startFakeUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end("data: 1\n\ndata: 2\n\n");
+    });
+    transport = createHttpTransport({ idleTimeoutMs: 60_000, firstByteTimeoutMs: 60_000 });
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === "Timeout").length;
+    const before = timers();
+    const answer = await transport.requestStream({ url: upstream.url, body: {}, context: callContext() });
+    // The whole answer has arrived (and completed) before the first chunk is read.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let text = "";
+    for await (const part of answer.body) text += Buffer.from(part).toString();
+    expect(text).toBe("data: 1\n\ndata: 2\n\n");
+    // A timer left armed would hold the whole call in memory for the idle timeout.
+    expect(timers()).toBe(before);
+  });
+
   it("listens to the context's CallAbort without ever making its AbortSignal", async () => {
     upstream = await startFakeUpstream((request, response) => {
       if (request.path === "/slow") return; // never answers: only the caller's abort ends it

@@ -255,6 +255,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         paused = false;
         resumeRequest?.();
       }
+      // Once released (the answer is complete), no timer may start again: it would hold the call for its duration.
+      if (released) return chunk;
       if (!readAny) {
         readAny = true;
         // The first body bytes: from now on, silence is bounded by the idle timeout.
