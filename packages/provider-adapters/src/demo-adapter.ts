@@ -3,6 +3,7 @@ import { renderMessagesUsage } from "./usage/messages-usage.js";
 import { renderChatUsage } from "./usage/chat-usage.js";
 import { createHash } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
+import { callerAborted } from "./call-abort.js";
 import type { DecisionResponse } from "./decision/decision-contract.js";
 import { buildDecisionAnswer } from "./decision/build-decision-answer.js";
 import { decisionOptions } from "./decision/decision-options.js";
@@ -273,7 +274,7 @@ export function createDemoAdapter(): ProviderAdapter {
 }
 
 function ensureActive(context: ProviderCallContext): void {
-  if ((context.abort ?? context.signal).aborted) throw new GatewayError("client_cancelled", { retryable: false });
+  if (callerAborted(context)) throw new GatewayError("client_cancelled", { retryable: false });
 }
 
 /** The demo's stream: its events decoded by the same decoder a real upstream's go through. */

@@ -1,6 +1,7 @@
 import type { ConnectionTimeouts } from "@gateway/contracts";
 import { Pool } from "undici";
 import { GatewayError } from "@gateway/errors";
+import { callerAborted, onCallerAbort } from "./call-abort.js";
 import type { ProviderCallContext } from "./provider-adapter.js";
 
 /**
@@ -200,6 +201,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     let reader: { resolve(result: IteratorResult<Uint8Array>): void; reject(error: unknown): void } | null = null;
     let readAny = false;
     let released = false;
+    // The consumer stopped reading (early return or `cancel`).
+    let stopped = false;
 
     const abortWith = (error: Error) => {
       if (abortRequest !== null) abortRequest(error);
@@ -260,7 +263,6 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       } else timer.refresh();
       return chunk;
     };
-    let stopped = false;
     const stop = () => {
       if (stopped) return;
       stopped = true;
@@ -325,16 +327,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       },
       onData(chunk: Buffer) {
         if (failure !== null || stopped) return false;
+        unread.push(chunk);
+        unreadBytes += chunk.length;
         if (reader !== null) {
           const waiting = reader;
           reader = null;
-          unread.push(chunk);
-          unreadBytes += chunk.length;
           waiting.resolve({ done: false, value: take() });
           return true;
         }
-        unread.push(chunk);
-        unreadBytes += chunk.length;
         if (unreadBytes > streamHighWaterBytes) {
           paused = true;
           return false;
@@ -358,11 +358,6 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     };
     return new Promise<HttpStreamResponse>((resolve, reject) => {
       answered = { resolve, reject };
-      if (failure !== null) {
-        answered = null;
-        reject(failure);
-        return;
-      }
       try {
         poolFor(target.origin, limits.connectMs).dispatch({ path: target.path, method, headers, body }, handler);
       } catch (error) {
@@ -487,19 +482,6 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
 const streamHighWaterBytes = 64 * 1024;
 /** Unread stream bytes at or below which a paused upstream socket is resumed. */
 const streamLowWaterBytes = 16 * 1024;
-
-/** Whether the caller is gone: through the call's `abort` when it has one (no AbortSignal is created). */
-function callerAborted(context: ProviderCallContext): boolean {
-  return (context.abort ?? context.signal).aborted;
-}
-
-/** Calls `listener` once when the caller goes away; returns what stops listening. */
-function onCallerAbort(context: ProviderCallContext, listener: () => void): () => void {
-  if (context.abort !== undefined) return context.abort.subscribe(listener);
-  const { signal } = context;
-  signal.addEventListener("abort", listener, { once: true });
-  return () => signal.removeEventListener("abort", listener);
-}
 
 const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 const resetCodes = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNABORTED", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);

@@ -45,7 +45,7 @@ export async function callProvider<Result, Target extends CallTarget = ProviderT
     targets: plan.targets,
     maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
     deadline: input.scope.deadline,
-    signal: input.scope.abort,
+    abort: input.scope.abort,
     call: async (target, attempt) => {
       input.onAttempt?.(target);
       const started = Date.now();

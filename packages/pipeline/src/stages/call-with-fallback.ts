@@ -19,8 +19,8 @@ export interface CallWithFallbackOptions<Target, Result> {
   call: (target: Target, attempt: number) => Promise<Result>;
   /** Epoch ms: no new attempt starts after it. */
   deadline: number;
-  /** Aborted (an AbortSignal or a `CallAbort`): no new attempt starts. */
-  signal?: { readonly aborted: boolean };
+  /** The call's abort (a `CallAbort` or an AbortSignal): once aborted, no new attempt starts. */
+  abort?: { readonly aborted: boolean };
   /** Base of the jittered exponential backoff between attempts on the same target (default 200 ms). */
   backoffMs?: number;
   /** Told about every failed attempt (routing statistics, affinity invalidation). */
@@ -51,7 +51,7 @@ export async function callWithFallback<Target, Result>(
       } catch (thrown) {
         const error = normalizeError(thrown);
         lastError = error;
-        const retryable = isRetryableError(error) && !options.signal?.aborted;
+        const retryable = isRetryableError(error) && !options.abort?.aborted;
         if (retryable && attempt < maxAttempts) {
           const delay = retryDelayMs({ attempt, retryAfter: error.retryAfter ?? null, baseMs: backoffMs });
           if (Date.now() + delay < options.deadline) {
