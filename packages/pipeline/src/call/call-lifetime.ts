@@ -46,73 +46,102 @@ export function createCallLifetime(options: {
    */
   abort?: CallAbort;
 }): CallLifetime {
-  const callAbort = options.abort ?? new CallAbort();
-  let code: "client_cancelled" | "request_timeout" | null = null;
-  let rejectRace: ((error: GatewayError) => void) | null = null;
-  const abort = (reason: "client_cancelled" | "request_timeout") => {
-    if (callAbort.aborted) return;
-    code = reason;
+  return new Lifetime(options.deadline, options.signal, options.abort);
+}
+
+type AbortCode = "client_cancelled" | "request_timeout";
+
+/**
+ * A class rather than an object literal: the literal's `signal` getter made V8 turn every
+ * lifetime into a dictionary-mode object.
+ */
+class Lifetime implements CallLifetime {
+  readonly abort: CallAbort;
+  private code: AbortCode | null = null;
+  private rejectRace: ((error: GatewayError) => void) | null = null;
+  private timer: NodeJS.Timeout | undefined = undefined;
+  /** Stops listening to the adopted abort (at dispose: the app's abort may outlive the call). */
+  private unsubscribe: (() => void) | null = null;
+  private readonly callerSignal: AbortSignal | undefined;
+  private readonly onCallerAbort: () => void;
+
+  constructor(deadline: number, callerSignal: AbortSignal | undefined, adopted: CallAbort | undefined) {
+    this.abort = adopted ?? new CallAbort();
+    this.callerSignal = callerSignal;
+    this.onCallerAbort = () => this.end("client_cancelled");
+    if (adopted !== undefined) {
+      // The app aborts its own abort when the caller leaves: learn about it, first of its listeners.
+      if (adopted.aborted) this.code = "client_cancelled";
+      else
+        this.unsubscribe = adopted.subscribe(() => {
+          if (this.code === null) {
+            this.code = "client_cancelled";
+            this.rejectRace?.(new GatewayError("client_cancelled"));
+          }
+        });
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) this.end("request_timeout");
+    else {
+      this.timer = setTimeout(() => this.end("request_timeout"), remaining);
+      this.timer.unref?.();
+    }
+    if (callerSignal) {
+      if (callerSignal.aborted) this.onCallerAbort();
+      else callerSignal.addEventListener("abort", this.onCallerAbort, { once: true });
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  abortCode(): AbortCode | null {
+    return this.code;
+  }
+
+  cancel(): void {
+    this.end("client_cancelled");
+  }
+
+  race<Result>(work: Promise<Result>): Promise<Result> {
+    if (this.code !== null) {
+      work.catch(() => undefined);
+      return Promise.reject(new GatewayError(this.code));
+    }
+    return new Promise((resolve, reject) => {
+      this.rejectRace = reject;
+      work.then(
+        (value) => {
+          this.rejectRace = null;
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.rejectRace = null;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  streamStarted(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private end(reason: AbortCode): void {
+    if (this.abort.aborted) return;
+    this.code = reason;
     const error = new GatewayError(reason);
-    callAbort.abort(error);
-    rejectRace?.(error);
-  };
-  const onCallerAbort = () => abort("client_cancelled");
-  if (options.abort !== undefined) {
-    // The app aborts its own abort when the caller leaves: learn about it, first of its listeners.
-    if (callAbort.aborted) code = "client_cancelled";
-    else
-      callAbort.subscribe(() => {
-        if (code === null) {
-          code = "client_cancelled";
-          rejectRace?.(new GatewayError("client_cancelled"));
-        }
-      });
+    this.abort.abort(error);
+    this.rejectRace?.(error);
   }
-  const remaining = options.deadline - Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  if (remaining <= 0) abort("request_timeout");
-  else {
-    timer = setTimeout(() => abort("request_timeout"), remaining);
-    timer.unref?.();
-  }
-  if (options.signal) {
-    if (options.signal.aborted) onCallerAbort();
-    else options.signal.addEventListener("abort", onCallerAbort, { once: true });
-  }
-  return {
-    get signal() {
-      return callAbort.signal;
-    },
-    abort: callAbort,
-    abortCode: () => code,
-    cancel: () => abort("client_cancelled"),
-    race(work) {
-      if (code !== null) {
-        work.catch(() => undefined);
-        return Promise.reject(new GatewayError(code));
-      }
-      return new Promise((resolve, reject) => {
-        rejectRace = reject;
-        work.then(
-          (value) => {
-            rejectRace = null;
-            resolve(value);
-          },
-          (error: unknown) => {
-            rejectRace = null;
-            reject(error);
-          },
-        );
-      });
-    },
-    streamStarted() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    },
-    dispose() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      options.signal?.removeEventListener("abort", onCallerAbort);
-    },
-  };
 }
