@@ -154,7 +154,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     const remaining = context.deadline - Date.now();
     if (remaining <= 0) throw timeoutError("deadline", provider, 0);
     const target = targetOf(request.url, provider);
-    const headers: Record<string, string> = context.extraHeaders === undefined ? { ...request.headers } : { ...request.headers, ...context.extraHeaders };
+    // Object.assign, not a spread: a spread copy that gains a key (`content-type` below) gets a
+    // new hidden class on every call on V8 (Node 20).
+    const headers: Record<string, string> = Object.assign({}, request.headers, context.extraHeaders);
     let body: string | undefined;
     if (request.body !== undefined) {
       body = JSON.stringify(request.body);

@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { copyFields } from "./copy-fields.js";
 import { createOpenAiLabelAsker, createOpenAiStatedAsker } from "./decision/openai-decision-calls.js";
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { HttpTransport } from "./http-transport.js";
@@ -113,7 +114,8 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
     },
 
     async chatCompletions(body, target, context) {
-      const upstreamBody: Record<string, unknown> = { ...body, model: target.upstreamModel };
+      const upstreamBody = copyFields(body);
+      upstreamBody.model = target.upstreamModel;
       if (body.stream !== true) {
         const response = await postJson({ transport, connection, url: url(), headers: headers(), body: upstreamBody, context });
         return {
@@ -126,9 +128,10 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
       }
       // Usage arrives only in a final chunk, and only when asked for: always ask (billing). The
       // caller's renderer leaves that chunk out when the caller did not ask for it.
-      const callerStreamOptions =
-        typeof body.stream_options === "object" && body.stream_options !== null ? (body.stream_options as Record<string, unknown>) : {};
-      upstreamBody.stream_options = { ...callerStreamOptions, include_usage: true };
+      const streamOptions =
+        typeof body.stream_options === "object" && body.stream_options !== null ? copyFields(body.stream_options as Record<string, unknown>) : {};
+      streamOptions.include_usage = true;
+      upstreamBody.stream_options = streamOptions;
       return streamChat(upstreamBody, context);
     },
 
@@ -152,7 +155,9 @@ export function createOpenAiAdapter(connection: AdapterConnection, dependencies:
 
     async responses(body, target, context) {
       if (servesResponsesNatively(connection, servedModelOf(target))) {
-        const upstreamBody: Record<string, unknown> = { ...body, model: target.upstreamModel, store: false };
+        const upstreamBody = copyFields(body);
+        upstreamBody.model = target.upstreamModel;
+        upstreamBody.store = false;
         if (body.stream !== true) {
           const response = await postJson({ transport, connection, url: responsesUrl(), headers: headers(), body: upstreamBody, context });
           return { kind: "json", status: response.status, body: response.body, bodyText: response.text, usage: normalizeResponsesUsage(response.body.usage) };

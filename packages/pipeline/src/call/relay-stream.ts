@@ -198,67 +198,9 @@ export function relayStream(options: RelayStreamOptions): AsyncIterable<SseEvent
     return null;
   }
 
-  async function* run(): AsyncGenerator<SseEvent> {
-    const upstream = options.frames[Symbol.asyncIterator]();
-    let upstreamDone = false;
-    try {
-      for (;;) {
-        let next: IteratorResult<StreamFrame>;
-        try {
-          next = await upstream.next();
-        } catch (thrown) {
-          upstreamDone = true;
-          const failure = failureOf(thrown);
-          outcome.error = failure;
-          // Nobody is left to read an error event when the caller went away.
-          if (failure.code !== "client_cancelled") yield* renderer.render(errorFrame(failure));
-          return;
-        }
-        if (next.done) {
-          upstreamDone = true;
-          break;
-        }
-        const blocked = inspect(next.value);
-        if (blocked !== null) {
-          outcome.error = blocked;
-          yield* renderer.render(errorFrame(blocked));
-          return;
-        }
-        const rendered = renderer.render(next.value);
-        if (outcome.completed && options.beforeCompletion !== undefined) await options.beforeCompletion();
-        for (const event of rendered) {
-          outcome.firstEventAt ??= Date.now();
-          yield event;
-        }
-        if (outcome.completed || outcome.error !== null) {
-          // The answer ended. What the upstream still sends is drained in the background (so its
-          // connection can be reused, and bounded by its idle timeout) while the caller's answer ends now.
-          upstreamDone = true;
-          void upstream.next().catch(() => undefined);
-          return;
-        }
-      }
-      if (!outcome.completed && outcome.error === null) {
-        outcome.error = new GatewayError("upstream_error", { message: "The provider stream ended before it completed." });
-        yield* renderer.render(errorFrame(outcome.error));
-      }
-    } finally {
-      // Stopping early (consumer gone, guardrail block): close the upstream request now.
-      if (!upstreamDone) {
-        if (!outcome.completed && outcome.error === null) lifetime.cancel();
-        await upstream.return?.().catch(() => undefined);
-      }
-      end();
-    }
-  }
-
-  function failureOf(thrown: unknown): GatewayError {
-    const code = lifetime.abortCode();
-    if (code !== null) return new GatewayError(code, { cause: thrown });
-    return normalizeError(thrown);
-  }
-
-  const generator = run();
+  // The generator is a module function: a generator function declared here would be a new
+  // function per stream, and V8 gives each one its own prototype and hidden class.
+  const generator = relayEvents({ frames: options.frames, beforeCompletion: options.beforeCompletion, lifetime, renderer, outcome, inspect, end });
   let started = false;
   return {
     [Symbol.asyncIterator](): AsyncIterator<SseEvent> {
@@ -280,4 +222,79 @@ export function relayStream(options: RelayStreamOptions): AsyncIterable<SseEvent
       };
     },
   };
+}
+
+/** What {@link relayEvents} works with: one stream's state inside {@link relayStream}. */
+interface RelayRun {
+  frames: AsyncIterable<StreamFrame>;
+  beforeCompletion: (() => Promise<void>) | undefined;
+  lifetime: CallLifetime;
+  renderer: StreamRenderer;
+  outcome: StreamOutcome;
+  /** The frame's checks and accounting; a blocking error ends the stream. */
+  inspect(frame: StreamFrame): GatewayError | null;
+  /** Settles the stream once (idempotent). */
+  end(): void;
+}
+
+/** The relay's events: frames in, rendered events out, the outcome settled at the end whatever happens. */
+async function* relayEvents(relay: RelayRun): AsyncGenerator<SseEvent> {
+  const { outcome, renderer, lifetime } = relay;
+  const upstream = relay.frames[Symbol.asyncIterator]();
+  let upstreamDone = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<StreamFrame>;
+      try {
+        next = await upstream.next();
+      } catch (thrown) {
+        upstreamDone = true;
+        const failure = failureOf(lifetime, thrown);
+        outcome.error = failure;
+        // Nobody is left to read an error event when the caller went away.
+        if (failure.code !== "client_cancelled") yield* renderer.render(errorFrame(failure));
+        return;
+      }
+      if (next.done) {
+        upstreamDone = true;
+        break;
+      }
+      const blocked = relay.inspect(next.value);
+      if (blocked !== null) {
+        outcome.error = blocked;
+        yield* renderer.render(errorFrame(blocked));
+        return;
+      }
+      const rendered = renderer.render(next.value);
+      if (outcome.completed && relay.beforeCompletion !== undefined) await relay.beforeCompletion();
+      for (const event of rendered) {
+        outcome.firstEventAt ??= Date.now();
+        yield event;
+      }
+      if (outcome.completed || outcome.error !== null) {
+        // The answer ended. What the upstream still sends is drained in the background (so its
+        // connection can be reused, and bounded by its idle timeout) while the caller's answer ends now.
+        upstreamDone = true;
+        void upstream.next().catch(() => undefined);
+        return;
+      }
+    }
+    if (!outcome.completed && outcome.error === null) {
+      outcome.error = new GatewayError("upstream_error", { message: "The provider stream ended before it completed." });
+      yield* renderer.render(errorFrame(outcome.error));
+    }
+  } finally {
+    // Stopping early (consumer gone, guardrail block): close the upstream request now.
+    if (!upstreamDone) {
+      if (!outcome.completed && outcome.error === null) lifetime.cancel();
+      await upstream.return?.().catch(() => undefined);
+    }
+    relay.end();
+  }
+}
+
+function failureOf(lifetime: CallLifetime, thrown: unknown): GatewayError {
+  const code = lifetime.abortCode();
+  if (code !== null) return new GatewayError(code, { cause: thrown });
+  return normalizeError(thrown);
 }

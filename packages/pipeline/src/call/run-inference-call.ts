@@ -146,13 +146,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
       }
       if (endpoint.prepare !== undefined) {
         // The signal is made only if the step reads it.
-        request = await endpoint.prepare({
-          request,
-          identity,
-          get signal() {
-            return callLifetime.signal;
-          },
-        });
+        request = await endpoint.prepare(new PrepareInput(request, identity, callLifetime));
       }
       call.request = request;
       const estimate = endpoint.admission({ snapshot, identity, plan, request, ...(input.bodyBytes === undefined ? {} : { bodyBytes: input.bodyBytes }) });
@@ -179,7 +173,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         },
         call: async (target, _attempt, extraHeaders) => {
           const adapter: ProviderAdapter | null = routesItself ? null : dependencies.adapters.adapterFor((target as unknown as ProviderTarget).connection);
-          const providerContext = providerCallContext(context.requestId, callLifetime.abort, context.deadline);
+          const providerContext = new AttemptContext(context.requestId, callLifetime.abort, context.deadline);
           if (extraHeaders !== undefined) providerContext.extraHeaders = extraHeaders;
           const answer = await endpoint.invoke({
             adapter,
@@ -198,7 +192,8 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     // The deadline and the caller's abort end the wait at once.
     const answer = await callLifetime.race(work());
 
-    const headers: Record<string, string> = { ...answer.headers, "x-request-id": input.requestId };
+    const headers: Record<string, string> = Object.assign({}, answer.headers);
+    headers["x-request-id"] = input.requestId;
     if (answer.kind === "json") {
       let body = answer.body;
       // The provider's bytes go out unchanged unless an output guardrail may rewrite the body.
@@ -283,19 +278,36 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
   }
 }
 
+/** The input of an endpoint's `prepare` step: its `signal` is made only if the step reads it. */
+class PrepareInput<Request> {
+  constructor(
+    readonly request: Request,
+    readonly identity: CallerIdentity,
+    private readonly lifetime: CallLifetime,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.lifetime.signal;
+  }
+}
+
 /**
  * The provider context of one attempt: its `signal` is made only when an adapter reads it (a
- * provider call through the HTTP transport listens to `abort` and never does).
+ * provider call through the HTTP transport listens to `abort` and never does). A class, not an
+ * object literal with a getter: V8 turns such a literal into a dictionary on every call.
  */
-function providerCallContext(requestId: string, abort: CallAbort, deadline: number): ProviderCallContext {
-  return {
-    requestId,
-    abort,
-    deadline,
-    get signal() {
-      return abort.signal;
-    },
-  };
+class AttemptContext implements ProviderCallContext {
+  extraHeaders?: Record<string, string>;
+
+  constructor(
+    readonly requestId: string,
+    readonly abort: CallAbort,
+    readonly deadline: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
 }
 
 /** Runs an endpoint's `complete` step; a failure is logged, never thrown (the answer exists and is billed). */

@@ -94,9 +94,10 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
         previousConversation = found.conversation;
       }
       const inputItems = inputItemsOf(request.input);
-      const upstream: JsonObject = { ...request };
-      delete upstream.previous_response_id;
-      delete upstream.store;
+      // Copied without the two fields rather than spread and then `delete`d (deleting turns the
+      // copy into a dictionary-mode object); fromEntries defines own fields, so a `__proto__`
+      // field stays a field.
+      const upstream: JsonObject = Object.fromEntries(Object.entries(request).filter(([key]) => key !== "previous_response_id" && key !== "store"));
       if (previousConversation.length > 0) upstream.input = [...previousConversation.map(itemForUpstream).filter((item) => item !== null), ...inputItems];
       else if (upstream.input === undefined || upstream.input === null) upstream.input = inputItems;
       const prepared = upstream as ResponsesBody;

@@ -4,7 +4,8 @@ import type { CallTarget } from "./call-target.js";
 import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
 import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
-import type { InferenceCallObservation, ObservedAttempt } from "../call/inference-call-observer.js";
+import type { GatewayError } from "@gateway/errors";
+import type { InferenceCallObservation, ObservedAttempt, ObservedAttemptEnd } from "../call/inference-call-observer.js";
 
 /** The abort and deadline of one call, as the call-provider stage sees them. */
 export interface CallScope {
@@ -61,10 +62,10 @@ export async function callProvider<Result, Target extends CallTarget = ProviderT
         const result = await input.call(target, attempt, extraHeaders);
         const endedAt = Date.now();
         input.latencyTracker?.record(target.qualifiedModel, endedAt - started);
-        observation.attemptEnded?.({ ...observed, endedAt, error: null });
+        observation.attemptEnded?.(endedAttempt(observed, endedAt, null));
         return result;
       } catch (thrown) {
-        observation.attemptEnded?.({ ...observed, endedAt: Date.now(), error: normalizeError(thrown) });
+        observation.attemptEnded?.(endedAttempt(observed, Date.now(), normalizeError(thrown)));
         throw thrown;
       }
     },
@@ -83,4 +84,20 @@ export async function callProvider<Result, Target extends CallTarget = ProviderT
     }).catch(() => undefined);
   }
   return outcome;
+}
+
+/**
+ * The attempt as it ended, written out field by field: a spread copy with added keys
+ * (`{ ...observed, endedAt }`) gets a new hidden class on every call on this V8.
+ */
+function endedAttempt(observed: ObservedAttempt, endedAt: number, error: GatewayError | null): ObservedAttemptEnd {
+  return {
+    target: observed.target,
+    attempt: observed.attempt,
+    index: observed.index,
+    kind: observed.kind,
+    startedAt: observed.startedAt,
+    endedAt,
+    error,
+  };
 }

@@ -84,7 +84,14 @@ export async function resolveRoute(input: ResolveRouteInput): Promise<RoutePlan>
     projectId: identity.project.id,
     apiKeyId: identity.apiKey.id,
   };
-  const resolution = resolveModel({ ...caller, requestedModel: input.model, providerHeader: input.context.providerHint });
+  const resolution = resolveModel({
+    index: caller.index,
+    organizationId: caller.organizationId,
+    projectId: caller.projectId,
+    apiKeyId: caller.apiKeyId,
+    requestedModel: input.model,
+    providerHeader: input.context.providerHint,
+  });
   if (resolution.kind === "denied") throw resolution.error;
   if (resolution.kind === "target") {
     if (input.endpoint !== undefined && !serves(resolution.target as ProviderTarget & { connection: SnapshotConnection }, input.endpoint)) {

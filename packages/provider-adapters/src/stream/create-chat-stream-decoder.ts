@@ -37,7 +37,6 @@ interface ChoiceState {
  */
 export function createChatStreamDecoder(): StreamDecoder {
   let started = false;
-  let done = false;
   let sawFinish = false;
   const choices = new Map<number, ChoiceState>();
 
@@ -61,7 +60,7 @@ export function createChatStreamDecoder(): StreamDecoder {
   }
 
   function fail(problem: string): StreamFrame {
-    done = true;
+    decoder.done = true;
     return errorFrame(malformedStreamEventError(problem));
   }
 
@@ -69,22 +68,22 @@ export function createChatStreamDecoder(): StreamDecoder {
     const parts: StreamPart[] = [];
     for (const [choice, state] of choices) if (!state.finished) close(choice, state, parts);
     parts.push({ type: "end" });
-    done = true;
+    decoder.done = true;
     return { source, payload: null, parts };
   }
 
-  return {
+  // `done` is a data field, not a getter over a local: an object literal with a getter is
+  // turned into a dictionary by V8 on every call (one per stream).
+  const decoder: StreamDecoder & { done: boolean } = {
     format: "openai-chat",
-    get done() {
-      return done;
-    },
+    done: false,
     decode(event) {
       if (event.data === "[DONE]") return ending(event);
       const parsed = parseEventData(event.data);
       if ("problem" in parsed) return fail(parsed.problem);
       const { payload } = parsed;
       if (payload.error !== undefined && payload.error !== null) {
-        done = true;
+        decoder.done = true;
         return { source: event, payload, parts: [{ type: "error", error: gatewayErrorFromChatStreamError(payload) }] };
       }
       const rawChoices = payload.choices;
@@ -163,12 +162,13 @@ export function createChatStreamDecoder(): StreamDecoder {
       return { source: event, payload, parts };
     },
     finish() {
-      if (done) return null;
+      if (decoder.done) return null;
       if (sawFinish) return ending(null);
-      done = true;
+      decoder.done = true;
       return errorFrame(truncatedStreamError());
     },
   };
+  return decoder;
 }
 
 function chatFinishReason(raw: string): ChatFinishReason {

@@ -37,7 +37,6 @@ const blockEvents = new Set(["content_block_start", "content_block_delta", "cont
  */
 export function createMessagesStreamDecoder(options: MessagesStreamDecoderOptions = {}): StreamDecoder {
   let started = false;
-  let done = false;
   let sawFinish = false;
   let toolCount = 0;
   let usedJsonTool = false;
@@ -45,7 +44,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
   const blocks = new Map<number, BlockKind>();
 
   function fail(problem: string): StreamFrame {
-    done = true;
+    decoder.done = true;
     return errorFrame(malformedStreamEventError(problem));
   }
 
@@ -54,7 +53,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
     for (const [block, state] of blocks) stopBlock(block, state, parts);
     blocks.clear();
     parts.push({ type: "end" });
-    done = true;
+    decoder.done = true;
     return { source, payload, parts };
   }
 
@@ -113,11 +112,11 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
     }
   }
 
-  return {
+  // `done` is a data field, not a getter over a local: an object literal with a getter is
+  // turned into a dictionary by V8 on every call (one per stream).
+  const decoder: StreamDecoder & { done: boolean } = {
     format: "anthropic-messages",
-    get done() {
-      return done;
-    },
+    done: false,
     decode(event) {
       const parsed = parseEventData(event.data);
       if ("problem" in parsed) return fail(parsed.problem);
@@ -186,7 +185,7 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
         case "message_stop":
           return ending(event, payload);
         case "error":
-          done = true;
+          decoder.done = true;
           return { source: event, payload, parts: [{ type: "error", error: gatewayErrorFromAnthropicStreamError(payload) }] };
         default:
           break; // `ping` and event types added later carry nothing to decode
@@ -194,10 +193,11 @@ export function createMessagesStreamDecoder(options: MessagesStreamDecoderOption
       return { source: event, payload, parts };
     },
     finish() {
-      if (done) return null;
+      if (decoder.done) return null;
       if (sawFinish) return ending(null, null);
-      done = true;
+      decoder.done = true;
       return errorFrame(truncatedStreamError());
     },
   };
+  return decoder;
 }

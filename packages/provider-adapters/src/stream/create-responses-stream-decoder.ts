@@ -43,12 +43,11 @@ const deltaEvents = new Set([
  * stream that ended without a terminal event (Responses streams have no `[DONE]`).
  */
 export function createResponsesStreamDecoder(): StreamDecoder {
-  let done = false;
   let toolCount = 0;
   const items = new Map<number, ItemState>();
 
   function fail(problem: string): StreamFrame {
-    done = true;
+    decoder.done = true;
     return errorFrame(malformedStreamEventError(problem));
   }
 
@@ -71,15 +70,15 @@ export function createResponsesStreamDecoder(): StreamDecoder {
     if (isJsonObject(response.usage)) parts.push({ type: "usage", usage: normalizeResponsesUsage(response.usage) });
     parts.push({ type: "finish", choice: 0, reason: finishReasonOf(response, toolCount), raw: typeof response.status === "string" ? response.status : null });
     parts.push({ type: "end" });
-    done = true;
+    decoder.done = true;
     return { source, payload, parts };
   }
 
-  return {
+  // `done` is a data field, not a getter over a local: an object literal with a getter is
+  // turned into a dictionary by V8 on every call (one per stream).
+  const decoder: StreamDecoder & { done: boolean } = {
     format: "openai-responses",
-    get done() {
-      return done;
-    },
+    done: false,
     decode(event) {
       const parsed = parseEventData(event.data);
       if ("problem" in parsed) return fail(parsed.problem);
@@ -89,7 +88,7 @@ export function createResponsesStreamDecoder(): StreamDecoder {
       if (event.event !== undefined && event.event !== type) return fail(`an '${event.event}' event whose data has type '${type}'`);
       if (payload.sequence_number !== undefined && !isIndex(payload.sequence_number)) return fail(`a ${type} event whose sequence_number is not an integer`);
       if (type === "error") {
-        done = true;
+        decoder.done = true;
         return { source: event, payload, parts: [{ type: "error", error: gatewayErrorFromResponsesStreamError(payload) }] };
       }
       if (lifecycleEvents.has(type) && !isJsonObject(payload.response)) return fail(`a ${type} event without a response object`);
@@ -112,7 +111,7 @@ export function createResponsesStreamDecoder(): StreamDecoder {
           const response = payload.response as JsonObject;
           if (isJsonObject(response.usage)) parts.push({ type: "usage", usage: normalizeResponsesUsage(response.usage) });
           parts.push({ type: "error", error: gatewayErrorFromResponsesStreamError(payload) });
-          done = true;
+          decoder.done = true;
           return { source: event, payload, parts };
         }
         case "response.output_item.added": {
@@ -173,11 +172,12 @@ export function createResponsesStreamDecoder(): StreamDecoder {
       return { source: event, payload, parts };
     },
     finish() {
-      if (done) return null;
-      done = true;
+      if (decoder.done) return null;
+      decoder.done = true;
       return errorFrame(truncatedStreamError());
     },
   };
+  return decoder;
 }
 
 /** The finish reason of a terminal response, in OpenAI chat's vocabulary. */

@@ -1,5 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
-import { countTokensField, splitCachedInput, usageFields } from "./count-tokens-field.js";
+import { countTokensField, usageFromInputTotal, usageFields } from "./count-tokens-field.js";
 
 /** OpenAI chat `usage` as providers send it (any field may be missing or null). */
 export interface ChatUsage {
@@ -26,11 +26,7 @@ export function normalizeChatUsage(usage: unknown): NormalizedUsage {
   const fields = usageFields(usage);
   const promptDetails = usageFields(fields.prompt_tokens_details);
   const outputTokens = countTokensField(fields.completion_tokens);
-  return {
-    ...splitCachedInput(countTokensField(fields.prompt_tokens), countTokensField(promptDetails.cached_tokens), countTokensField(promptDetails.cache_write_tokens)),
-    outputTokens,
-    reasoningTokens: Math.min(outputTokens, countTokensField(usageFields(fields.completion_tokens_details).reasoning_tokens)),
-  };
+  return usageFromInputTotal(countTokensField(fields.prompt_tokens), countTokensField(promptDetails.cached_tokens), countTokensField(promptDetails.cache_write_tokens), outputTokens, countTokensField(usageFields(fields.completion_tokens_details).reasoning_tokens));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
-import { countTokensField, splitCachedInput, usageFields } from "./count-tokens-field.js";
+import { countTokensField, usageFromInputTotal, usageFields } from "./count-tokens-field.js";
 
 /** The decision contract's `usage` (`input_tokens` includes cached tokens, OpenAI style). */
 export type DecisionUsage = {
@@ -19,11 +19,7 @@ export function normalizeDecisionUsage(usage: unknown): NormalizedUsage {
   const fields = usageFields(usage);
   const details = usageFields(fields.input_tokens_details);
   const outputTokens = countTokensField(fields.output_tokens);
-  return {
-    ...splitCachedInput(countTokensField(fields.input_tokens), countTokensField(details.cached_tokens), countTokensField(details.cache_creation_tokens)),
-    outputTokens,
-    reasoningTokens: Math.min(outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens)),
-  };
+  return usageFromInputTotal(countTokensField(fields.input_tokens), countTokensField(details.cached_tokens), countTokensField(details.cache_creation_tokens), outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens));
 }
 
 /** Renders {@link NormalizedUsage} as decision-contract `usage` (the inverse of {@link normalizeDecisionUsage}). */

@@ -1,5 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
-import { countTokensField, splitCachedInput, usageFields } from "./count-tokens-field.js";
+import { countTokensField, usageFromInputTotal, usageFields } from "./count-tokens-field.js";
 
 /** OpenAI Responses `usage` as providers send it (any field may be missing or null). */
 export interface ResponsesUsage {
@@ -25,11 +25,7 @@ export function normalizeResponsesUsage(usage: unknown): NormalizedUsage {
   const fields = usageFields(usage);
   const inputDetails = usageFields(fields.input_tokens_details);
   const outputTokens = countTokensField(fields.output_tokens);
-  return {
-    ...splitCachedInput(countTokensField(fields.input_tokens), countTokensField(inputDetails.cached_tokens), countTokensField(inputDetails.cache_write_tokens)),
-    outputTokens,
-    reasoningTokens: Math.min(outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens)),
-  };
+  return usageFromInputTotal(countTokensField(fields.input_tokens), countTokensField(inputDetails.cached_tokens), countTokensField(inputDetails.cache_write_tokens), outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens));
 }
 
 /**
