@@ -24,6 +24,11 @@ if (!only || only === "gateway") {
   const { runGatewayBenchmark } = await import("./bench/gateway-bench.mjs");
   await runGatewayBenchmark();
 }
+if (!only || only === "hidden-classes") {
+  console.log("\n## hidden-classes (V8 maps a request makes, by scenario: 0 is the target)");
+  const { runHiddenClassBenchmark } = await import("./bench/hidden-class-bench.mjs");
+  await runHiddenClassBenchmark();
+}
 if (!only || only === "observability") {
   console.log("\n## observability (gateway CPU per request with metrics, logs and traces off and on)");
   const { runObservabilityBenchmark } = await import("./bench/observability-bench.mjs");

@@ -67,8 +67,9 @@ const signed = (value) => (value > 0 ? `+${format(value)}` : format(value));
 /**
  * Starts the mock provider, the bare reference proxy and the gateway (with `gatewayNodeArgs`
  * before its entry point), waits until the gateway answers, and returns the request targets.
+ * `extraConnections(mockUrl)` adds connections to the gateway's configuration (all served by the mock).
  */
-export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv = {} } = {}) {
+export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv = {}, extraConnections = () => [] } = {}) {
   const workDirectory = mkdtempSync(join(tmpdir(), "gateway-bench-"));
   const apiKey = `gak_${randomBytes(40).toString("base64url").replace(/[^A-Za-z0-9]/g, "").padEnd(43, "a").slice(0, 43)}`;
   const mock = startProcess(process.execPath, [join(root, "scripts/bench/mock-provider-server.mjs")], { MOCK_LATENCY_MS: process.env.MOCK_LATENCY_MS ?? "0" }, /\{"url":"([^"]+)"\}/);
@@ -90,7 +91,10 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv =
           slug: "bench",
           name: "Benchmark",
           projects: [{ name: "bench", apiKeys: [{ name: "bench", secret: apiKey }] }],
-          connections: [{ name: "mock", kind: "openai", baseUrl: mockUrl, credential: "mock-credential", models: ["bench/model"], responsesApi: true }],
+          connections: [
+            { name: "mock", kind: "openai", baseUrl: mockUrl, credential: "mock-credential", models: ["bench/model"], responsesApi: true },
+            ...extraConnections(mockUrl),
+          ],
         },
       ],
     }),
@@ -139,6 +143,8 @@ export async function startBenchEnvironment({ gatewayNodeArgs = [], gatewayEnv =
   const responsesBody = (stream) => JSON.stringify({ model: "mock/bench/model", input: "Say hello.", store: false, ...(stream ? { stream: true } : {}) });
   return {
     gateway,
+    gatewayUrl,
+    apiKey,
     reference,
     bare,
     metricsUrl,
