@@ -56,4 +56,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # --no-memory-reducer and --v8-pool-size=1: see "Running it" in apps/gateway/README.md (V8's
 # idle-time heap shrinking costs the next burst about half again the CPU per request; four GC
 # helper threads on a 1-2 core container stall the event loop's thread during major collections).
-CMD ["node", "--no-memory-reducer", "--v8-pool-size=1", "--max-semi-space-size=8", "gateway/dist/main.js"]
+CMD ["node", "--no-memory-reducer", "--v8-pool-size=1", "--max-semi-space-size=4", "gateway/dist/main.js"]

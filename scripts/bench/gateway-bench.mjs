@@ -7,7 +7,7 @@
 // BENCH_SECONDS (default 8) per scenario, BENCH_RATES (default 500,1000), BENCH_STREAM_RATE
 // (default 300), BENCH_ROUNDS (default 2) rounds of the rate scenarios, BENCH_CONCURRENCY (64);
 // BENCH_GATEWAY_ENTRY (default apps/gateway/dist/main.js) runs another build, for A/B comparisons.
-// BENCH_NODE_FLAGS (default `--no-memory-reducer --v8-pool-size=1 --max-semi-space-size=8`, the
+// BENCH_NODE_FLAGS (default `--no-memory-reducer --v8-pool-size=1 --max-semi-space-size=4`, the
 // gateway's production command line: see its README) are given to the gateway and to both
 // reference proxies alike; set it empty to measure without.
 import { spawn } from "node:child_process";
@@ -24,7 +24,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? "8");
 const rates = (process.env.BENCH_RATES ?? "500,1000").split(",").map(Number);
 const streamRate = Number(process.env.BENCH_STREAM_RATE ?? "300");
 const throughputConcurrency = Number(process.env.BENCH_CONCURRENCY ?? "64");
-const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--no-memory-reducer --v8-pool-size=1 --max-semi-space-size=8").split(" ").filter(Boolean);
+const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--no-memory-reducer --v8-pool-size=1 --max-semi-space-size=4").split(" ").filter(Boolean);
 
 function startProcess(command, args, env, readyPattern) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });

@@ -192,6 +192,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     // The deadline and the caller's abort end the wait at once.
     const answer = await callLifetime.race(work());
 
+    // Not a spread plus a key: that shape would be a new hidden class per call on V8.
     const headers: Record<string, string> = Object.assign({}, answer.headers);
     headers["x-request-id"] = input.requestId;
     if (answer.kind === "json") {
@@ -278,7 +279,10 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
   }
 }
 
-/** The input of an endpoint's `prepare` step: its `signal` is made only if the step reads it. */
+/**
+ * The input of an endpoint's `prepare` step: its `signal` is made only if the step reads it (a
+ * class: an object literal with a getter becomes a dictionary-mode object on every call).
+ */
 class PrepareInput<Request> {
   constructor(
     readonly request: Request,
