@@ -63,12 +63,12 @@ class Lifetime implements CallLifetime {
   /** Stops listening to the adopted abort (at dispose: the app's abort may outlive the call). */
   private unsubscribe: (() => void) | null = null;
   private readonly callerSignal: AbortSignal | undefined;
-  private readonly onCallerAbort: () => void;
+  /** Listens to the caller's signal; made only when there is one (the playground's). */
+  private readonly onCallerAbort: (() => void) | null = null;
 
   constructor(deadline: number, callerSignal: AbortSignal | undefined, adopted: CallAbort | undefined) {
     this.abort = adopted ?? new CallAbort();
     this.callerSignal = callerSignal;
-    this.onCallerAbort = () => this.end("client_cancelled");
     if (adopted !== undefined) {
       // The app aborts its own abort when the caller leaves: learn about it, first of its listeners.
       if (adopted.aborted) this.code = "client_cancelled";
@@ -87,8 +87,11 @@ class Lifetime implements CallLifetime {
       this.timer.unref?.();
     }
     if (callerSignal) {
-      if (callerSignal.aborted) this.onCallerAbort();
-      else callerSignal.addEventListener("abort", this.onCallerAbort, { once: true });
+      if (callerSignal.aborted) this.end("client_cancelled");
+      else {
+        this.onCallerAbort = () => this.end("client_cancelled");
+        callerSignal.addEventListener("abort", this.onCallerAbort, { once: true });
+      }
     }
   }
 
@@ -132,7 +135,7 @@ class Lifetime implements CallLifetime {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
+    if (this.onCallerAbort !== null) this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
     this.unsubscribe?.();
     this.unsubscribe = null;
   }

@@ -100,11 +100,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
       startedAt,
     });
     call.context = context;
-    const callLifetime = createCallLifetime({
-      deadline: context.deadline,
-      ...(input.signal === undefined ? {} : { signal: input.signal }),
-      ...(input.abort === undefined ? {} : { abort: input.abort }),
-    });
+    const callLifetime = createCallLifetime({ deadline: context.deadline, signal: input.signal, abort: input.abort });
     lifetime = callLifetime;
     let outputGuardrails: CompiledGuardrails | null = null;
     const work = async (): Promise<EndpointAnswer> => {

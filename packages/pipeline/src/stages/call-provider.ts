@@ -1,10 +1,9 @@
-import { normalizeError } from "@gateway/errors";
+import { type GatewayError, normalizeError } from "@gateway/errors";
 import type { ProviderTarget } from "@gateway/provider-adapters";
 import type { CallTarget } from "./call-target.js";
 import { type AffinityStore, type LatencyTracker, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
 import { callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
-import type { GatewayError } from "@gateway/errors";
 import type { InferenceCallObservation, ObservedAttempt, ObservedAttemptEnd } from "../call/inference-call-observer.js";
 
 /** The abort and deadline of one call, as the call-provider stage sees them. */
