@@ -512,12 +512,13 @@ type AbortReason = "client" | "deadline" | "total" | "first-byte" | "idle" | "du
  */
 function mapTransportError(error: unknown, abort: { reason: AbortReason | null; limitMs: number }, provider: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
-  if (error instanceof OutboundAddressRefusedError) {
+  const refused = OutboundAddressRefusedError.find(error);
+  if (refused !== null) {
     return new GatewayError("upstream_error", {
-      message: `The connection '${provider}' is refused by the outbound address policy: ${error.reason}`,
+      message: `The connection '${provider}' is refused by the outbound address policy: ${refused.reason}`,
       retryable: false,
-      details: { provider, rule: `outbound_address_${error.refusal.rule}`, address_kind: error.refusal.category },
-      cause: error,
+      details: { provider, rule: `outbound_address_${refused.refusal.rule}`, address_kind: refused.refusal.category },
+      cause: refused,
     });
   }
   if (abort.reason === "client") return cancelledError(provider, error);

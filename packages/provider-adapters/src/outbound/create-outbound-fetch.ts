@@ -36,9 +36,9 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof 
         ...(init as object),
         redirect: "manual",
         dispatcher,
-      } as Parameters<typeof undiciFetch>[1]);
+      } as unknown as Parameters<typeof undiciFetch>[1]);
     }
-    return undiciFetch(input, { ...(init as object), redirect: "manual", dispatcher } as Parameters<typeof undiciFetch>[1]);
+    return undiciFetch(input, { ...(init as object), redirect: "manual", dispatcher } as unknown as Parameters<typeof undiciFetch>[1]);
   };
   return outboundFetch as unknown as typeof fetch;
 }

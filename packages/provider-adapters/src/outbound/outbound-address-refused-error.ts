@@ -23,11 +23,17 @@ export class OutboundAddressRefusedError extends Error {
     this.hostname = hostname;
   }
 
-  /** Whether `error`, or one of its causes, is an outbound address refusal (for errors wrapped by `fetch`). */
+  /**
+   * The outbound address refusal that `error` is or was caused by (`fetch` wraps it in a
+   * `TypeError`), else null. Recognised by its code too, should two copies of this module meet.
+   */
   static find(error: unknown): OutboundAddressRefusedError | null {
     let current: unknown = error;
     for (let depth = 0; depth < 5 && current !== null && typeof current === "object"; depth += 1) {
       if (current instanceof OutboundAddressRefusedError) return current;
+      if ((current as { code?: unknown }).code === "ERR_OUTBOUND_ADDRESS_REFUSED" && "refusal" in current && "reason" in current) {
+        return current as OutboundAddressRefusedError;
+      }
       current = (current as { cause?: unknown }).cause;
     }
     return null;
