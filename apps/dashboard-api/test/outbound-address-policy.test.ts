@@ -57,7 +57,7 @@ describe("the dashboard under the outbound address policy", () => {
     vi.stubEnv("GATEWAY_OUTBOUND_PRIVATE_ADDRESSES", "deny");
     const response = await call("POST", path, body);
     expect(response.status, response.text).toBe(400);
-    expect(response.body.error).toMatchObject({ code: "invalid_request", param });
+    expect(response.body.error).toMatchObject({ code: "invalid_request", details: { param } });
     expect(response.body.error.message).toContain(`outbound address refused: ${named}; ${denied}.`);
     expect(response.text).not.toContain(credential);
   });
