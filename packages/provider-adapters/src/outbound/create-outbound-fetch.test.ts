@@ -21,6 +21,9 @@ describe("createOutboundFetch", () => {
     const outboundFetch = createOutboundFetch({ policy: { privateAddresses: "deny" }, lookup });
     const error = await outboundFetch(`http://collector.test:${server.port}/v1/traces`, { method: "POST", body: "{}" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      "fetch failed: Outbound address refused: collector.test resolves to 127.0.0.1 is a loopback address; loopback and private addresses are refused (GATEWAY_OUTBOUND_PRIVATE_ADDRESSES=deny).",
+    );
     const refusal = OutboundAddressRefusedError.find(error);
     expect(refusal?.refusal).toMatchObject({ address: "127.0.0.1", rule: "private_addresses_denied" });
     expect(lookup.calls).toEqual(["collector.test"]);

@@ -2,6 +2,7 @@ import type { LookupFunction } from "node:net";
 import { Agent, fetch as undiciFetch } from "undici";
 import { createOutboundConnector } from "./create-outbound-connector.js";
 import { type OutboundAddressPolicy, outboundAddressPolicyFromEnvironment } from "./outbound-address-policy.js";
+import { OutboundAddressRefusedError } from "./outbound-address-refused-error.js";
 
 /** Options of {@link createOutboundFetch}. */
 export interface OutboundFetchOptions {
@@ -17,7 +18,8 @@ export interface OutboundFetchOptions {
  * outbound address policy on the address it connects to (see `createOutboundConnector`), and
  * redirects are never followed (`redirect: "manual"` whatever the caller asks: a 3xx is
  * answered as is, so a redirect cannot lead past the check or carry a credential elsewhere).
- * A refused address rejects like a network failure (`TypeError`), with an
+ * A refused address rejects like a network failure (`TypeError`), with the refusal in its
+ * message (callers that only show `error.message`, the MCP SDK's, name the rule) and an
  * `OutboundAddressRefusedError` as its `cause`.
  */
 export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof fetch {
@@ -36,11 +38,18 @@ export function createOutboundFetch(options: OutboundFetchOptions = {}): typeof 
         ...(init as object),
         redirect: "manual",
         dispatcher,
-      } as unknown as Parameters<typeof undiciFetch>[1]);
+      } as unknown as Parameters<typeof undiciFetch>[1]).catch(nameRefusal);
     }
-    return undiciFetch(input, { ...(init as object), redirect: "manual", dispatcher } as unknown as Parameters<typeof undiciFetch>[1]);
+    return undiciFetch(input, { ...(init as object), redirect: "manual", dispatcher } as unknown as Parameters<typeof undiciFetch>[1]).catch(nameRefusal);
   };
   return outboundFetch as unknown as typeof fetch;
+}
+
+/** Rethrows a failed fetch; one refused by the policy as `fetch failed: Outbound address refused: ...`. */
+function nameRefusal(error: unknown): never {
+  const refused = OutboundAddressRefusedError.find(error);
+  if (refused === null) throw error;
+  throw new TypeError(`fetch failed: ${refused.message}`, { cause: refused });
 }
 
 let defaultFetch: typeof fetch | null = null;
