@@ -36,6 +36,7 @@ async function startGateway(upstreamUrl: string, outboundPrivateAddresses: "allo
       snapshotPollMs: 60_000,
       usageBatchSize: 100,
       usageFlushMs: 10,
+      redisUrl: undefined,
       outboundPrivateAddresses,
     },
   });
