@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
+import { defaultOutboundFetch } from "@gateway/provider-adapters";
 import type { z } from "zod";
 import { canonicalResourceUri } from "./canonical-resource-uri.js";
-import { defaultOutboundFetch } from "@gateway/provider-adapters";
 import { fetchJson } from "./fetch-json.js";
 import { checkOAuthDiscoveryUrl } from "./oauth-discovery-url-rule.js";
 import { authorizationServerMetadataSchema, protectedResourceMetadataSchema } from "./oauth-schemas.js";
