@@ -73,6 +73,11 @@ export interface DashboardDependencies {
   logger?: DashboardLogger;
   /** Default: SMTP when `settings.smtpUrl` is set, else the logged outbox. */
   mailer?: Mailer;
+  /**
+   * The `fetch` of connection tests and MCP OAuth discovery; default the outbound address
+   * policy's (`defaultOutboundFetch` of `@gateway/provider-adapters`). Tests inject one with a resolver.
+   */
+  outboundFetch?: typeof fetch;
   /** The gateway pipeline's chat entry for the playground; null answers 503 `service_unavailable`. */
   playground?: PlaygroundRunner | null;
   throttle?: DashboardThrottleSettings;
@@ -150,6 +155,7 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
     secrets: dependencies.secretBox,
     settings,
     logger,
+    ...(dependencies.outboundFetch === undefined ? {} : { outboundFetch: dependencies.outboundFetch }),
     mailer: dependencies.mailer ?? createMailer({ smtpUrl: settings.smtpUrl, from: settings.emailFrom, timeoutMs: settings.deliveryTimeoutMs, logger }),
     loginThrottle: createLoginThrottle({
       windowMs: loginWindowMs,

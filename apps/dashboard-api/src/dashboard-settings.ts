@@ -1,4 +1,5 @@
 import path from "node:path";
+import { outboundAddressPolicyFromEnvironment } from "@gateway/provider-adapters";
 import { defaultWebAppRoot } from "./http/serve-web-app.js";
 
 /** Everything the dashboard API reads from the environment, parsed once. */
@@ -35,6 +36,12 @@ export interface DashboardSettings {
   invitationTtlHours: number;
   /** `DASHBOARD_TRUST_PROXY`: Express `trust proxy` value (default off: the socket address is the client). */
   trustProxy: string | null;
+  /**
+   * `DASHBOARD_MCP_OAUTH_ORIGINS` (comma-separated origins): where an MCP server's OAuth discovery
+   * may go besides the MCP server's own origin (an authorization server on another host). Default
+   * none: discovery only uses https on the MCP server's own origin (http too for a server on localhost).
+   */
+  mcpOAuthOrigins: string[];
   /** `DASHBOARD_DELIVERY_TIMEOUT_MS`: timeout of test deliveries and OAuth discovery (default 5000). */
   deliveryTimeoutMs: number;
   /** `REDIS_URL` (the gateways'): control-plane writes are announced there; unset = no announcements (gateways poll). */
@@ -63,6 +70,8 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     .filter((value) => value !== "")
     .map((value) => normalizeOrigin(value, "DASHBOARD_ORIGIN"));
   if (origins.length === 0) origins.push(`http://localhost:${port}`, `http://127.0.0.1:${port}`);
+  // Shared with the gateway and read by the outbound `fetch` and URL checks: a typo fails the start here.
+  outboundAddressPolicyFromEnvironment(environment);
   const insecure = (environment.DASHBOARD_INSECURE_COOKIES ?? "").trim().toLowerCase();
   if (insecure !== "" && insecure !== "localhost" && insecure !== "false" && insecure !== "0") {
     throw new Error("DASHBOARD_INSECURE_COOKIES accepts only 'localhost' (or empty).");
@@ -79,6 +88,11 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     emailFrom: environment.DASHBOARD_EMAIL_FROM?.trim() || "AI Gateway <no-reply@localhost>",
     invitationTtlHours: readInteger(environment.DASHBOARD_INVITATION_TTL_HOURS, 168, "DASHBOARD_INVITATION_TTL_HOURS", 1, 8760),
     trustProxy: environment.DASHBOARD_TRUST_PROXY?.trim() || null,
+    mcpOAuthOrigins: (environment.DASHBOARD_MCP_OAUTH_ORIGINS ?? "")
+      .split(",")
+      .map((value) => value.trim())
+      .filter((value) => value !== "")
+      .map((value) => normalizeOrigin(value, "DASHBOARD_MCP_OAUTH_ORIGINS")),
     deliveryTimeoutMs: readInteger(environment.DASHBOARD_DELIVERY_TIMEOUT_MS, 5000, "DASHBOARD_DELIVERY_TIMEOUT_MS", 100, 120_000),
     redisUrl: environment.REDIS_URL?.trim() || null,
     redisKeyPrefix: readRedisKeyPrefix(environment.GATEWAY_REDIS_KEY_PREFIX),

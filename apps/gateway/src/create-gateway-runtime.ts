@@ -35,7 +35,7 @@ import {
   notifyAdmissionRefusals,
 } from "@gateway/pipeline";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
-import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
+import { type HttpTransport, createHttpTransport, createOutboundFetch, outboundAddressPolicyFromEnvironment } from "@gateway/provider-adapters";
 import type { McpGateway, McpGrantStore } from "@gateway/mcp";
 import type { UsageEventRecord } from "@gateway/contracts";
 import { createHash } from "node:crypto";
@@ -104,6 +104,7 @@ export interface GatewayRuntimeOptions {
         | "mcpListTimeoutMs"
         | "mcpCatalogTtlMs"
         | "mcpAllowedOrigins"
+        | "outboundPrivateAddresses"
         | "publicUrl"
         | "traces"
         | "tracePropagation"
@@ -262,8 +263,13 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   const deliveryRefreshTimer = setInterval(() => void refreshDeliveryTargets(), settings.deliveryRefreshMs ?? 30_000);
   deliveryRefreshTimer.unref();
 
+  // Every URL an organization stored is called under the outbound address policy (checked on the
+  // address each connection resolves to; unset: GATEWAY_OUTBOUND_PRIVATE_ADDRESSES of the environment).
+  const outboundAddresses = settings.outboundPrivateAddresses === undefined ? outboundAddressPolicyFromEnvironment() : { privateAddresses: settings.outboundPrivateAddresses };
+  const outboundFetch = createOutboundFetch({ policy: outboundAddresses });
   const delivery = createDeliveryDispatcher({
     targets: () => deliveryTargets,
+    fetch: outboundFetch,
     maxQueuedSpans: settings.deliveryQueueSize ?? 10_000,
     flushIntervalMs: settings.deliveryFlushMs ?? 1000,
     timeoutMs: settings.deliveryTimeoutMs ?? 5000,
@@ -303,6 +309,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     },
   });
   const transport = createHttpTransport({
+    outboundAddresses,
     connectTimeoutMs: settings.upstreamConnectTimeoutMs,
     totalTimeoutMs: settings.upstreamTimeoutMs,
     firstByteTimeoutMs: settings.streamFirstByteTimeoutMs,
@@ -379,6 +386,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       });
       const upstream = module.createMcpUpstreamPool({
         grants,
+        fetch: outboundFetch,
         callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
         listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
         catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,

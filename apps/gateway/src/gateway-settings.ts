@@ -32,6 +32,7 @@ const settingsSchema = z.object({
   GATEWAY_MCP_LIST_TIMEOUT_MS: integer(1).default(10_000),
   GATEWAY_MCP_CATALOG_TTL_MS: integer(0).default(10_000),
   GATEWAY_MCP_ALLOWED_ORIGINS: z.string().default(""),
+  GATEWAY_OUTBOUND_PRIVATE_ADDRESSES: z.enum(["allow", "deny"]).default("allow"),
   GATEWAY_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   GATEWAY_POSTGRES_LISTEN: z.enum(["on", "off"]).default("on"),
   GATEWAY_USAGE_BATCH_SIZE: integer(1).optional(),
@@ -113,6 +114,12 @@ export interface GatewaySettings {
   mcpCatalogTtlMs: number;
   /** MCP: browser origins allowed to call `/mcp` (requests without `Origin` always pass). */
   mcpAllowedOrigins: string[];
+  /**
+   * Outbound address policy: may provider connections, MCP servers (and their OAuth endpoints),
+   * telemetry and notification URLs reach loopback and private ranges (`allow`, the default) or
+   * not (`deny`)? Link-local and cloud metadata addresses are refused either way.
+   */
+  outboundPrivateAddresses: "allow" | "deny";
   /** The gateway's public base URL (in the MCP endpoint's `WWW-Authenticate` and metadata); unset: from the request's Host. */
   publicUrl: string | undefined;
   /** PostgreSQL: LISTEN for control-plane changes (`GATEWAY_POSTGRES_LISTEN=off` behind a transaction-pooling proxy). */
@@ -205,6 +212,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     mcpListTimeoutMs: values.GATEWAY_MCP_LIST_TIMEOUT_MS,
     mcpCatalogTtlMs: values.GATEWAY_MCP_CATALOG_TTL_MS,
     mcpAllowedOrigins: values.GATEWAY_MCP_ALLOWED_ORIGINS.split(",").map((origin) => origin.trim()).filter((origin) => origin !== ""),
+    outboundPrivateAddresses: values.GATEWAY_OUTBOUND_PRIVATE_ADDRESSES,
     publicUrl: values.GATEWAY_PUBLIC_URL,
     postgresListen: values.GATEWAY_POSTGRES_LISTEN === "on",
     usageBatchSize: values.GATEWAY_USAGE_BATCH_SIZE,

@@ -1,8 +1,12 @@
+import type { LookupFunction } from "node:net";
 import type { ConnectionTimeouts } from "@gateway/contracts";
 import { Pool } from "undici";
 import { GatewayError } from "@gateway/errors";
 import { callerAborted, onCallerAbort } from "./call-abort.js";
 import type { ProviderCallContext } from "./provider-adapter.js";
+import { createOutboundConnector } from "./outbound/create-outbound-connector.js";
+import { type OutboundAddressPolicy, outboundAddressPolicyFromEnvironment } from "./outbound/outbound-address-policy.js";
+import { OutboundAddressRefusedError } from "./outbound/outbound-address-refused-error.js";
 
 /**
  * Settings of {@link createHttpTransport}; every field has a documented default. The timeouts
@@ -25,6 +29,14 @@ export interface HttpTransportOptions {
   connections?: number;
   /** Largest JSON body read by `requestJson` (default 32 MiB); larger answers fail with 502. */
   maxJsonBodyBytes?: number;
+  /**
+   * Which addresses a connection may reach, checked on the resolved address of every new socket
+   * (default: from `GATEWAY_OUTBOUND_PRIVATE_ADDRESSES`). A refused one fails the call with 502
+   * `upstream_error` before anything is sent.
+   */
+  outboundAddresses?: OutboundAddressPolicy;
+  /** The resolver of upstream host names (tests inject one); default `dns.lookup`. */
+  lookup?: LookupFunction;
 }
 
 /** One upstream request. */
@@ -99,6 +111,7 @@ const defaults = {
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
   const settings = { ...defaults, ...stripUndefined(options) };
+  const outboundAddresses = options.outboundAddresses ?? outboundAddressPolicyFromEnvironment();
   const pools = new Map<string, Pool>();
 
   // Parsed upstream URLs by their text: a connection calls the same few URLs all the time, and
@@ -131,7 +144,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     if (pool === undefined) {
       pool = new Pool(origin, {
         connections: settings.connections,
-        connectTimeout: connectTimeoutMs,
+        // Each new socket checks the address it connects to against the outbound address policy.
+        connect: createOutboundConnector({ policy: outboundAddresses, timeoutMs: connectTimeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) }),
         // Every call is bounded by this transport's own timers (total for JSON; first byte, idle
         // and duration for streams), which know which limit applies; undici's are off.
         headersTimeout: 0,
@@ -498,6 +512,15 @@ type AbortReason = "client" | "deadline" | "total" | "first-byte" | "idle" | "du
  */
 function mapTransportError(error: unknown, abort: { reason: AbortReason | null; limitMs: number }, provider: string): GatewayError {
   if (GatewayError.isInstance(error)) return error;
+  const refused = OutboundAddressRefusedError.find(error);
+  if (refused !== null) {
+    return new GatewayError("upstream_error", {
+      message: `The connection '${provider}' is refused by the outbound address policy: ${refused.reason}`,
+      retryable: false,
+      details: { provider, rule: `outbound_address_${refused.refusal.rule}`, address_kind: refused.refusal.category },
+      cause: refused,
+    });
+  }
   if (abort.reason === "client") return cancelledError(provider, error);
   if (abort.reason !== null) return timeoutError(abort.reason, provider, abort.limitMs, error);
   const code = errorCode(error);

@@ -29,6 +29,26 @@ export { createHttpTransport } from "./http-transport.js";
 export { CallAbort } from "./call-abort.js";
 export type { HttpTransport, HttpTransportOptions, HttpRequestOptions, HttpJsonResponse, HttpStreamResponse } from "./http-transport.js";
 export { mapUpstreamError } from "./map-upstream-error.js";
+
+// Outbound address policy: which addresses the services may connect to
+export { classifyAddress } from "./outbound/classify-address.js";
+export type { AddressCategory } from "./outbound/classify-address.js";
+export {
+  checkOutboundAddress,
+  checkOutboundHost,
+  checkOutboundUrl,
+  defaultOutboundAddressPolicy,
+  outboundAddressPolicyFromEnvironment,
+  outboundPrivateAddressesVariable,
+} from "./outbound/outbound-address-policy.js";
+export type { OutboundAddressPolicy, OutboundAddressRefusal, OutboundAddressRule } from "./outbound/outbound-address-policy.js";
+export { OutboundAddressRefusedError } from "./outbound/outbound-address-refused-error.js";
+export { createOutboundLookup } from "./outbound/create-outbound-lookup.js";
+export type { OutboundLookupOptions } from "./outbound/create-outbound-lookup.js";
+export { createOutboundConnector } from "./outbound/create-outbound-connector.js";
+export type { OutboundConnectorOptions } from "./outbound/create-outbound-connector.js";
+export { createOutboundFetch, defaultOutboundFetch } from "./outbound/create-outbound-fetch.js";
+export type { OutboundFetchOptions } from "./outbound/create-outbound-fetch.js";
 export type { UpstreamErrorInput } from "./map-upstream-error.js";
 
 // Streams: typed parts, decoders (upstream bytes -> parts) and renderers (parts -> a caller's format)

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { checkOutboundUrlIssue } from "../resources/outbound-url-check.js";
 
 /**
  * An HTTPS URL; plain http is accepted only for localhost and 127.0.0.1 (local collectors and
- * tests), so that event payloads and signatures never cross a network unencrypted.
+ * tests), so that event payloads and signatures never cross a network unencrypted. Its host must
+ * pass the outbound address policy (`checkOutboundUrlIssue`).
  */
 export const deliveryUrl = z
   .url()
@@ -13,7 +15,8 @@ export const deliveryUrl = z
     const url = new URL(value);
     if (url.protocol === "https:") return true;
     return url.protocol === "http:" && (url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]");
-  }, "use an https:// URL (http:// only for localhost)");
+  }, "use an https:// URL (http:// only for localhost)")
+  .superRefine(checkOutboundUrlIssue);
 
 /** A URL without its query string and credentials (safe to show). */
 export function displayUrl(value: string): string {

@@ -15,12 +15,13 @@ import {
   updateConnection,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
-import { connectionApiUrl } from "@gateway/provider-adapters";
+import { OutboundAddressRefusedError, connectionApiUrl, defaultOutboundFetch } from "@gateway/provider-adapters";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
+import { checkOutboundUrlIssue } from "./outbound-url-check.js";
 import { auditChange, found, withConflict } from "./resource-helpers.js";
 
 const connectionKinds = ["openai", "anthropic", "systemone", "demo"] as const;
@@ -168,7 +169,8 @@ export function presentConnection(row: ConnectionRecord): z.infer<typeof connect
   };
 }
 
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
+// The host must pass the outbound address policy (link-local and metadata addresses never).
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2000).superRefine(checkOutboundUrlIssue);
 const createBody = z.object({
   name: connectionName,
   kind: z.enum(connectionKinds),
@@ -355,7 +357,8 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
       description:
         "Lists the provider's models with the stored credential (`GET {base_url}/v1/models`, the base URL given with or without `/v1`; " +
         "OpenAI-compatible and System One with a bearer token, Anthropic with `x-api-key`). `ok` is false (not an HTTP error) when " +
-        "the provider refuses, fails or does not answer in time. The demo provider always passes.",
+        "the provider refuses, fails or does not answer in time, or when the outbound address policy refuses the address " +
+        "the base URL resolves to (nothing is sent then). The demo provider always passes.",
       tag: "Connections",
       access: "connections:write",
       params,
@@ -404,13 +407,16 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
   }
   const signal = AbortSignal.timeout(services.settings.deliveryTimeoutMs);
   try {
-    const response = await fetch(url, { method: "GET", headers, signal, redirect: "manual" });
+    // Through the outbound address policy: the credential only goes to an address it allows.
+    const response = await (services.outboundFetch ?? defaultOutboundFetch())(url, { method: "GET", headers, signal, redirect: "manual" });
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return result(true, response.status, "Connected: the provider listed its models.");
     if (response.status === 401 || response.status === 403) return result(false, response.status, `The provider refused the credential (${response.status}).`);
     return result(false, response.status, `The provider answered ${response.status}.`);
   } catch (error) {
     if (signal.aborted) return result(false, null, `No answer within ${services.settings.deliveryTimeoutMs} ms.`);
+    const refused = OutboundAddressRefusedError.find(error);
+    if (refused !== null) return result(false, null, `Refused by the outbound address policy: ${refused.reason}`);
     const code = (error as { cause?: { code?: unknown } }).cause?.code;
     return result(false, null, typeof code === "string" ? `Connection failed (${code}).` : "Connection failed.");
   }

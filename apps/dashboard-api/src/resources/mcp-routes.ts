@@ -364,7 +364,9 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
         "client dynamically (RFC 7591) when the server offers it and none is registered yet, and answers the " +
         "authorization URL (with `resource`, RFC 8707) and `state`. The browser then authorizes; the authorization server " +
         "redirects to `GET /api/mcp/oauth/callback`, which exchanges the code and stores the tokens encrypted. " +
-        "Discovery failures answer 502 `upstream_error`.",
+        "Discovery only uses https URLs on the MCP server's own origin (plain http too for a server on localhost) or " +
+        "origins listed in `DASHBOARD_MCP_OAUTH_ORIGINS`, and never follows redirects. " +
+        "Discovery failures (a URL outside that rule included) answer 502 `upstream_error`.",
       tag: "MCP",
       access: "mcp:write",
       params,
@@ -377,7 +379,12 @@ export function createMcpRoutes(services: DashboardServices): DashboardRoute[] {
         }
         let discovered;
         try {
-          discovered = await discoverOAuthMetadata({ serverUrl: existing.url, timeoutMs: timeoutMs() });
+          discovered = await discoverOAuthMetadata({
+            serverUrl: existing.url,
+            timeoutMs: timeoutMs(),
+            allowedOrigins: services.settings.mcpOAuthOrigins,
+            fetch: services.outboundFetch,
+          });
         } catch (error) {
           await markFailed(existing, GatewayError.isInstance(error) ? error.message : "OAuth discovery failed.");
           throw error;

@@ -24,6 +24,11 @@ export interface DashboardServices {
   resendLimiter: AttemptLimiter;
   playground: PlaygroundRunner | null;
   /**
+   * The `fetch` of connection tests and OAuth discovery (tests inject one); default the outbound
+   * address policy's (`defaultOutboundFetch`: each connection checked on its resolved address).
+   */
+  outboundFetch?: typeof fetch;
+  /**
    * Tells the gateways about an audited write when it is a control-plane change (Redis
    * announcement, in-process snapshot refresh). Never throws; called by `recordAuditEvent`.
    */

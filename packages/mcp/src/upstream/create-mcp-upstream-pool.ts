@@ -1,6 +1,7 @@
 import type { SnapshotMcpServer } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
 import type { McpUpstream, McpUpstreamCall } from "@gateway/pipeline";
+import { defaultOutboundFetch } from "@gateway/provider-adapters";
 import {
   Client,
   SSEClientTransport,
@@ -35,7 +36,10 @@ export interface McpUpstreamPoolSettings {
   catalogTtlMs: number;
   /** How the gateway introduces itself upstream. */
   clientInfo?: { name: string; version: string };
-  /** The `fetch` of the upstream transports (tests); default the global one. */
+  /**
+   * The `fetch` of the upstream transports; default the outbound address policy's
+   * (`defaultOutboundFetch`: every connection checked on its resolved address, no redirects).
+   */
   fetch?: typeof fetch;
   clock?: () => number;
 }
@@ -75,7 +79,7 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
   const clock = settings.clock ?? Date.now;
   const connections = new Map<string, Connection>();
   const catalogs = new Map<string, { key: string; expiresAt: number; value: Promise<McpServerCatalog> }>();
-  const upstreamFetch = guardUpstreamFetch(settings.fetch ?? fetch);
+  const upstreamFetch = guardUpstreamFetch(settings.fetch ?? defaultOutboundFetch());
   const clientInfo = settings.clientInfo ?? { name: "ai-gateway", version: "0.1.0" };
 
   const dropConnection = (connection: Connection) => {

@@ -83,6 +83,11 @@ export interface DeliveryDispatcherSettings {
   concurrency?: number;
   /** OTLP `service.name` (default `ai-gateway`). */
   serviceName?: string;
+  /**
+   * The `fetch` of HTTP deliveries; default the outbound address policy's (`defaultOutboundFetch`
+   * of `@gateway/provider-adapters`: each connection checked on its resolved address, no redirects).
+   */
+  fetch?: typeof fetch;
   /** Sends email channels; without it they are reported as not delivered. */
   mailer?: NotificationMailer | null;
   /** Told about every finished delivery (for `last_delivery_*` bookkeeping and logs). */
@@ -184,7 +189,7 @@ export function createDeliveryDispatcher(settings: DeliveryDispatcherSettings): 
           attempt: 0,
           notBefore: now,
           items: batch.length,
-          run: () => deliverTelemetry(destination.config, batch, { timeoutMs, serviceName: settings.serviceName ?? "ai-gateway" }),
+          run: () => deliverTelemetry(destination.config, batch, { timeoutMs, serviceName: settings.serviceName ?? "ai-gateway", fetch: settings.fetch }),
         });
       }
     }
@@ -199,7 +204,7 @@ export function createDeliveryDispatcher(settings: DeliveryDispatcherSettings): 
           attempt: 0,
           notBefore: now,
           items: 1,
-          run: () => deliverNotification(channel.config, event, { timeoutMs, mailer: settings.mailer ?? null }),
+          run: () => deliverNotification(channel.config, event, { timeoutMs, mailer: settings.mailer ?? null, fetch: settings.fetch }),
         });
       }
     }

@@ -28,6 +28,8 @@ export interface NotificationMailer {
 export interface DeliverNotificationOptions {
   timeoutMs: number;
   mailer?: NotificationMailer | null;
+  /** The `fetch` of webhook and Slack deliveries (default: the outbound address policy's, see `postJson`). */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function deliverNotification(
   if (config.kind === "slack") {
     const text = `*${event.title}*\n${event.text}`;
     const body = JSON.stringify({ text, blocks: [{ type: "section", text: { type: "mrkdwn", text } }] });
-    return postJson({ url: config.webhook_url, body, timeoutMs: options.timeoutMs });
+    return postJson({ url: config.webhook_url, body, timeoutMs: options.timeoutMs, fetch: options.fetch });
   }
   const body = JSON.stringify({
     id: event.id,
@@ -68,5 +70,6 @@ export async function deliverNotification(
     body,
     headers: { [webhookSignatureHeader]: signature, "x-gateway-event-id": event.id },
     timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
   });
 }

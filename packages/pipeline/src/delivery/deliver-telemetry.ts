@@ -16,6 +16,8 @@ export interface DeliverTelemetryOptions {
   /** Webhook event type (default `gateway.traces`). */
   eventType?: string;
   now?: Date;
+  /** The `fetch` of the delivery (default: the outbound address policy's, see `postJson`). */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function deliverTelemetry(
   const now = options.now ?? new Date();
   if (config.kind === "otlp_http") {
     const body = JSON.stringify(buildOtlpTraceRequest({ serviceName: options.serviceName ?? "ai-gateway", spans }));
-    const outcome = await postJson({ url: config.endpoint, body, headers: config.headers ?? {}, timeoutMs: options.timeoutMs });
+    const outcome = await postJson({ url: config.endpoint, body, headers: config.headers ?? {}, timeoutMs: options.timeoutMs, fetch: options.fetch });
     return { ...outcome, reference: spans[0]?.traceId ?? "" };
   }
   const reference = `evt_${randomBytes(12).toString("hex")}`;
@@ -56,6 +58,7 @@ export async function deliverTelemetry(
     body,
     headers: { ...config.headers, [webhookSignatureHeader]: signature, "x-gateway-event-id": reference },
     timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
   });
   return { ...outcome, reference };
 }

@@ -1,3 +1,5 @@
+import { OutboundAddressRefusedError, defaultOutboundFetch } from "@gateway/provider-adapters";
+
 /** What a delivery attempt came to. */
 export interface DeliveryOutcome {
   delivered: boolean;
@@ -18,17 +20,22 @@ export interface PostJsonOptions {
   timeoutMs: number;
   /** Default `ai-gateway/0.1`. */
   userAgent?: string;
+  /**
+   * Default: the outbound address policy's `fetch` (`defaultOutboundFetch`): every connection is
+   * checked on the address it connects to, and redirects are not followed.
+   */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
  * POSTs a JSON body and reports whether the far end accepted it (any 2xx within the
- * timeout). Refusals, non-2xx answers, connection errors and timeouts are outcomes, not
- * exceptions. Redirects are not followed.
+ * timeout). Refusals, non-2xx answers, connection errors, timeouts and addresses refused by the
+ * outbound address policy are outcomes, not exceptions. Redirects are not followed.
  */
 export async function postJson(options: PostJsonOptions): Promise<DeliveryOutcome> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
-    const response = await fetch(options.url, {
+    const response = await (options.fetch ?? defaultOutboundFetch())(options.url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": options.userAgent ?? "ai-gateway/0.1", ...options.headers },
       body: options.body,
@@ -47,6 +54,8 @@ export async function postJson(options: PostJsonOptions): Promise<DeliveryOutcom
     };
   } catch (error) {
     if (signal.aborted) return { delivered: false, status: null, failure: `No answer within ${options.timeoutMs} ms.` };
+    const refused = OutboundAddressRefusedError.find(error);
+    if (refused !== null) return { delivered: false, status: null, failure: `Refused by the outbound address policy: ${refused.reason}` };
     const cause = (error as { cause?: { code?: unknown } }).cause;
     const code = typeof cause?.code === "string" ? cause.code : null;
     return { delivered: false, status: null, failure: code ? `Connection failed (${code}).` : "Connection failed." };
