@@ -176,7 +176,7 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
     const refused = await harness.request("PATCH", "/api/organization", { cookie, body: { name: "Still open", authentication_required: "sso" } });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("x-request-id")).toMatch(/^req_/);
-    expect(refused.body.error).toMatchObject({ code: "invalid_request", param: "authentication_required" });
+    expect(refused.body.error).toMatchObject({ code: "invalid_request", details: { param: "authentication_required" } });
     expect(refused.body.error.message).toMatch(/single sign-on is not configured/i);
     // Nothing changed (not even the name sent with it), and a fresh password sign-in still works.
     expect((await harness.request("GET", "/api/organization", { cookie })).body).toMatchObject({ name: "Would lock", authentication_required: "password" });

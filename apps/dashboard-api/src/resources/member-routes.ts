@@ -111,7 +111,7 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       summary: "Update the current organization",
       description:
         "`authentication_required: sso` disables password login for the organization. It is refused with 400 " +
-        "`invalid_request` (param `authentication_required`) unless single sign-on is configured for the organization and " +
+        "`invalid_request` (`details.param`: `authentication_required`) unless single sign-on is configured for the organization and " +
         "an owner has signed in through it, so that nobody is locked out (single sign-on is not available yet: always refused). " +
         "An organization that already requires it keeps it when other fields change.",
       tag: "Organization",
