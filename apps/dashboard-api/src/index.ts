@@ -14,7 +14,7 @@ export type { AuthSession } from "./auth/session-object.js";
 export { createAttemptLimiter } from "./auth/attempt-limiter.js";
 export type { AttemptLimiter, AttemptLimiterSettings } from "./auth/attempt-limiter.js";
 export { createMailer } from "./email/create-mailer.js";
-export type { Mailer, MailerSettings, EmailMessage, EmailDeliveryResult } from "./email/create-mailer.js";
+export type { Mailer, MailerSettings, EmailMessage, EmailDeliveryResult, EmailFailureReason } from "./email/create-mailer.js";
 export { buildOpenApiDocument } from "./openapi/build-openapi-document.js";
 export { createDashboardOpenApiDocument } from "./openapi/create-dashboard-openapi-document.js";
 export type { OpenApiDocument } from "./openapi/build-openapi-document.js";

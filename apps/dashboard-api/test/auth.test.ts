@@ -169,6 +169,32 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
     expect(response.headers.get("set-cookie")).toBeNull();
   });
 
+  it("refuses to require SSO while it is not configured, so that nobody is locked out", async () => {
+    const locked = await harness.createOrganization({ name: "Would lock" });
+    const owner = await harness.createMember({ organizationId: locked.id, role: "owner" });
+    const cookie = await harness.login(owner.email, owner.password);
+    const refused = await harness.request("PATCH", "/api/organization", { cookie, body: { name: "Still open", authentication_required: "sso" } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(refused.body.error).toMatchObject({ code: "invalid_request", details: { param: "authentication_required" } });
+    expect(refused.body.error.message).toMatch(/single sign-on is not configured/i);
+    // Nothing changed (not even the name sent with it), and a fresh password sign-in still works.
+    expect((await harness.request("GET", "/api/organization", { cookie })).body).toMatchObject({ name: "Would lock", authentication_required: "password" });
+    const again = await harness.request("POST", "/v1/auth/login", { body: { email: owner.email, password: owner.password }, origin: null });
+    expect(again.status).toBe(200);
+    // Password stays settable.
+    expect((await harness.request("PATCH", "/api/organization", { cookie, body: { authentication_required: "password" } })).status).toBe(200);
+
+    // An organization that already requires SSO (stored before this rule) keeps it through other
+    // changes, and a session signed in before may switch it back to passwords.
+    await harness.database.prisma.organization.update({ where: { id: locked.id }, data: { authenticationRequired: "sso" } });
+    const renamed = await harness.request("PATCH", "/api/organization", { cookie, body: { name: "Renamed", authentication_required: "sso" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: "Renamed", authentication_required: "sso" });
+    const unlocked = await harness.request("PATCH", "/api/organization", { cookie, body: { authentication_required: "password" } });
+    expect(unlocked.body).toMatchObject({ authentication_required: "password" });
+  });
+
   it("validates the login body and refuses cross-site login forms", async () => {
     const invalid = await harness.request("POST", "/v1/auth/login", { body: { email: "" }, origin: null });
     expect(invalid.status).toBe(400);

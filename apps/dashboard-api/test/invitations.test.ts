@@ -31,7 +31,7 @@ describe("invitations over a real SMTP server", () => {
   it("sends the invitation email and records delivery; accepting creates the account", async () => {
     const created = await call("POST", "/api/invitations", { email: "Grace@Example.com", role: "member" });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ email: "Grace@Example.com", role: "member", project_ids: [], delivery_status: "sent", status: "pending", object: "organization.invitation" });
+    expect(created.body).toMatchObject({ email: "Grace@Example.com", role: "member", project_ids: [], delivery_status: "sent", delivery_failure: null, status: "pending", object: "organization.invitation" });
     expect(Date.parse(created.body.email_sent_at)).not.toBeNaN();
     expect(Date.parse(created.body.expires_at)).toBeGreaterThan(Date.now() + 6 * 86_400_000);
     const mail = smtp.received.at(-1)!;
@@ -39,6 +39,8 @@ describe("invitations over a real SMTP server", () => {
     expect(mail.from).toBe("gateway@example.com");
     expect(mail.raw).toMatch(/Subject: You are invited to Acme/);
     const token = tokenFrom(mail.raw);
+    // The inviter's answer carries the same link as the email.
+    expect(created.body.accept_url).toBe(`${harness.dashboard.services.settings.publicUrl}/invitations/accept?token=${encodeURIComponent(token)}`);
 
     const weak = await harness.request("POST", "/v1/auth/invitations/accept", { body: { token, name: "Grace", password: "short" }, origin: null });
     expect(weak.status).toBe(400);
@@ -127,10 +129,40 @@ describe("invitation delivery failures and the outbox", () => {
       const cookie = await harness.login(owner.email, owner.password);
       const created = await harness.request("POST", "/api/invitations", { cookie, body: { email: "bounce@example.com" } });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ delivery_status: "failed", email_sent_at: null, status: "pending" });
+      expect(created.body).toMatchObject({ delivery_status: "failed", delivery_failure: "recipient_rejected", email_sent_at: null, status: "pending" });
       expect(smtp.received).toHaveLength(0);
       const failed = await harness.request("GET", "/api/invitations?delivery_status=failed", { cookie });
       expect(failed.body.data).toHaveLength(1);
+    } finally {
+      await harness.close();
+      await smtp.close();
+    }
+  });
+
+  it("says sent only once the SMTP server accepted the message; a resend updates the status", async () => {
+    const smtp = await startLocalSmtpServer({ refuseMessages: true });
+    const harness = await startTestDashboard({ settings: { smtpUrl: smtp.url } });
+    try {
+      const organizationId = (await harness.createOrganization()).id;
+      const owner = await harness.createMember({ organizationId, role: "owner" });
+      const cookie = await harness.login(owner.email, owner.password);
+      // The server took the recipient, then refused the message after its data: not sent.
+      const created = await harness.request("POST", "/api/invitations", { cookie, body: { email: "later@example.com" } });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ delivery_status: "failed", delivery_failure: "smtp_failed", email_sent_at: null });
+      expect(smtp.received).toHaveLength(0);
+      smtp.refuse(null);
+      const resent = await harness.request("POST", `/api/invitations/${created.body.id}/resend`, { cookie });
+      expect(resent.status).toBe(200);
+      expect(resent.body).toMatchObject({ delivery_status: "sent", delivery_failure: null });
+      expect(Date.parse(resent.body.email_sent_at)).not.toBeNaN();
+      expect(smtp.received).toHaveLength(1);
+      expect(decodeMailText(smtp.received[0]!.raw)).toContain(resent.body.accept_url);
+      // And back: a failed resend keeps the time of the last accepted email.
+      smtp.refuse("recipients");
+      const refused = await harness.request("POST", `/api/invitations/${created.body.id}/resend`, { cookie });
+      expect(refused.body).toMatchObject({ delivery_status: "failed", delivery_failure: "recipient_rejected", email_sent_at: resent.body.email_sent_at });
+      expect((await harness.request("GET", `/api/invitations/${created.body.id}`, { cookie })).body).toMatchObject({ delivery_status: "failed", delivery_failure: "recipient_rejected" });
     } finally {
       await harness.close();
       await smtp.close();
@@ -147,24 +179,64 @@ describe("invitation delivery failures and the outbox", () => {
       const owner = await harness.createMember({ organizationId, role: "owner" });
       const cookie = await harness.login(owner.email, owner.password);
       const created = await harness.request("POST", "/api/invitations", { cookie, body: { email: "nobody-listens@example.com" } });
-      expect(created.body).toMatchObject({ delivery_status: "failed", email_sent_at: null });
+      expect(created.body).toMatchObject({ delivery_status: "failed", delivery_failure: "smtp_failed", email_sent_at: null });
     } finally {
       await harness.close();
     }
   });
 
-  it("writes to the logged outbox when SMTP_URL is not set", async () => {
+  it("without SMTP_URL says the email was not sent (no_mail_transport) and gives owners and admins the link, never members or viewers", async () => {
     const harness = await startTestDashboard();
     try {
       const organizationId = (await harness.createOrganization()).id;
       const owner = await harness.createMember({ organizationId, role: "owner" });
       const cookie = await harness.login(owner.email, owner.password);
       const created = await harness.request("POST", "/api/invitations", { cookie, body: { email: "outbox@example.com" } });
-      expect(created.body.delivery_status).toBe("sent");
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ delivery_status: "failed", delivery_failure: "no_mail_transport", email_sent_at: null, status: "pending" });
+      // The outbox still logs the message for local use; nobody received it.
       const mailer = harness.dashboard.services.mailer;
       expect(mailer.kind).toBe("outbox");
       expect(mailer.outbox.at(-1)).toMatchObject({ to: "outbox@example.com" });
-      expect(mailer.outbox.at(-1)!.text).toMatch(/token=inv_/);
+      const link = new URL(created.body.accept_url);
+      expect(link.pathname).toBe("/invitations/accept");
+      const token = link.searchParams.get("token")!;
+      expect(mailer.outbox.at(-1)!.text).toContain(created.body.accept_url);
+
+      // An admin gets a new link by resending (the first one stops working).
+      const admin = await harness.createMember({ organizationId, role: "admin" });
+      const adminCookie = await harness.login(admin.email, admin.password);
+      const resent = await harness.request("POST", `/api/invitations/${created.body.id}/resend`, { cookie: adminCookie });
+      expect(resent.status).toBe(200);
+      expect(resent.body).toMatchObject({ delivery_status: "failed", delivery_failure: "no_mail_transport" });
+      expect(resent.body.accept_url).not.toBe(created.body.accept_url);
+
+      // Members and viewers read invitations, never their links; they cannot resend to get one.
+      for (const role of ["member", "viewer"] as const) {
+        const person = await harness.createMember({ organizationId, role });
+        const personCookie = await harness.login(person.email, person.password);
+        const listed = await harness.request("GET", "/api/invitations", { cookie: personCookie });
+        expect(listed.status).toBe(200);
+        expect(listed.body.data).toHaveLength(1);
+        expect(listed.text).not.toContain("accept_url");
+        expect(listed.text).not.toContain("inv_");
+        const one = await harness.request("GET", `/api/invitations/${created.body.id}`, { cookie: personCookie });
+        expect(one.body).not.toHaveProperty("accept_url");
+        const resend = await harness.request("POST", `/api/invitations/${created.body.id}/resend`, { cookie: personCookie });
+        expect(resend.status).toBe(403);
+        expect(resend.text).not.toContain("inv_");
+      }
+      // Nor does the audit trail hold it.
+      const audit = await harness.request("GET", "/api/audit-events", { cookie });
+      expect(audit.status).toBe(200);
+      expect(audit.text).not.toContain("inv_");
+
+      // The resent link accepts; the first one no longer does.
+      const stale = await harness.request("POST", "/v1/auth/invitations/accept", { body: { token, name: "Out Box", password: "a long passphrase" }, origin: null });
+      expect(stale.status).toBe(404);
+      const fresh = new URL(resent.body.accept_url).searchParams.get("token")!;
+      const accepted = await harness.request("POST", "/v1/auth/invitations/accept", { body: { token: fresh, name: "Out Box", password: "a long passphrase" }, origin: null });
+      expect(accepted.status).toBe(200);
     } finally {
       await harness.close();
     }

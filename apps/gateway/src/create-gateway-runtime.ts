@@ -6,6 +6,7 @@ import {
   createRedisStore,
 } from "@gateway/budget";
 import {
+  type ApiKeyActivity,
   type CompiledSnapshot,
   type ControlPlaneChangeChannel,
   type ControlPlaneSource,
@@ -21,6 +22,7 @@ import {
   type UsageQueue,
   type UsageSink,
   createAdapterRegistry,
+  createApiKeyActivity,
   combineCallObservers,
   createBudgetThresholdEvent,
   createMcpAuthorizationFailedEvent,
@@ -75,6 +77,11 @@ export interface GatewayRuntimeOptions {
    * queued, and acknowledged once `sink` has written it. Its `recovered` events are the caller's.
    */
   usageJournal?: UsageJournal;
+  /**
+   * Which keys' `last_used_at` the usage batches carry (at most one write per key per minute);
+   * default `createApiKeyActivity()`. Tests inject one with their own clock.
+   */
+  apiKeyActivity?: ApiKeyActivity;
   settings: Pick<
     GatewaySettings,
     | "bodyLimitBytes"
@@ -292,14 +299,20 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       journal === undefined
         ? options.sink
         : {
-            async write(batch) {
-              await options.sink.write(batch);
+            async write(batch, writeOptions) {
+              await options.sink.write(batch, writeOptions);
               journal.acknowledge(batch);
             },
           },
     maxBatchSize: settings.usageBatchSize,
     flushIntervalMs: settings.usageFlushMs,
+    // Keys' "last used": written with the usage batches, at most once per key per minute.
+    apiKeyActivity: options.apiKeyActivity ?? createApiKeyActivity(),
     onError: (error, context) => {
+      if (context.lastUsedKeys !== undefined) {
+        logger.error(`Recording the last use of ${context.lastUsedKeys} API key(s) failed; will retry.`, error);
+        return;
+      }
       if (context.droppedEvents) events.usageEventsDropped?.(context.droppedEvents);
       else events.usageWriteFailed?.(context.failedEvents ?? 0);
       logger.error(

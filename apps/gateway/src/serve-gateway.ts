@@ -87,7 +87,7 @@ export async function serveGateway<D extends ServableDatabase>(
       usageWriterThread = openUsageWriterThread({ url: sqliteFile.url });
     }
     const thread = usageWriterThread;
-    const writeUsage = (events: UsageEventRecord[], options: { skipStored?: boolean } = {}): Promise<number> =>
+    const writeUsage = (events: UsageEventRecord[], options: { skipStored?: boolean; apiKeysLastUsed?: ReadonlyMap<string, Date> } = {}): Promise<number> =>
       thread === null ? writeUsageBatch(database, events, options) : thread.write(events, options);
     if (settings.usageDurability === "journal") {
       usageJournal = openUsageJournal({
@@ -144,7 +144,7 @@ export async function serveGateway<D extends ServableDatabase>(
           logger.error("Recording a delivery outcome failed.", error),
         );
       },
-      sink: { write: async (events) => void (await writeUsage(events)) },
+      sink: { write: async (events, writeOptions) => void (await writeUsage(events, writeOptions)) },
       ...(usageJournal === null ? {} : { usageJournal }),
       // MCP servers' OAuth grants, refreshed on the raw driver (the writes reach every instance as a snapshot change).
       mcpGrants: {

@@ -72,7 +72,7 @@ describe("startGateway: first start", () => {
     expect(user?.passwordHash).toMatch(/^scrypt\$/);
   });
 
-  it("drains queued usage events into the database on close", async () => {
+  it("drains queued usage events into the database on close, with the key's last use", async () => {
     const directory = createTemporaryDirectory();
     cleanups.push(() => directory.remove());
     const logger = createRecordingLogger();
@@ -88,5 +88,8 @@ describe("startGateway: first start", () => {
     const events = await reopened.gateway.database.prisma.usageEvent.findMany({ where: { requestId: response.requestId } });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ endpoint: "decisions", status: 200, provider: "demo", content: null });
+    // The key's "last used" went with that batch (through the SQLite writer thread): the time of its call.
+    const key = await reopened.gateway.database.prisma.apiKey.findUniqueOrThrow({ where: { id: events[0]!.apiKeyId! } });
+    expect(key.lastUsedAt).toEqual(events[0]!.occurredAt);
   });
 });

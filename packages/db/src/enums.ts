@@ -10,6 +10,11 @@ export const BUDGET_MODES = ["hard", "soft"] as const;
 export const RATE_LIMIT_SCOPES = ["project", "key"] as const;
 export const USAGE_ENDPOINTS = ["decisions", "chat_completions", "messages", "count_tokens", "responses", "embeddings", "models", "playground", "mcp"] as const;
 export const INVITATION_DELIVERY_STATUSES = ["sent", "failed", "expired"] as const;
+/**
+ * Why an invitation email failed: no mail transport is configured (`SMTP_URL` unset: the link
+ * was only logged), the SMTP server refused the recipient, or the SMTP exchange failed.
+ */
+export const INVITATION_DELIVERY_FAILURES = ["no_mail_transport", "recipient_rejected", "smtp_failed"] as const;
 export const TELEMETRY_DESTINATION_KINDS = ["otlp_http", "webhook"] as const;
 export const NOTIFICATION_CHANNEL_KINDS = ["webhook", "slack", "email"] as const;
 export const MCP_TRANSPORTS = ["streamable_http", "sse"] as const;

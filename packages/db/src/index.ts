@@ -38,6 +38,7 @@ export {
   RATE_LIMIT_SCOPES,
   USAGE_ENDPOINTS,
   INVITATION_DELIVERY_STATUSES,
+  INVITATION_DELIVERY_FAILURES,
   TELEMETRY_DESTINATION_KINDS,
   NOTIFICATION_CHANNEL_KINDS,
   MCP_TRANSPORTS,
@@ -182,7 +183,7 @@ export {
   revokeInvitation,
   acceptInvitation,
 } from "./invitations.js";
-export type { InvitationRecord, InvitationDeliveryStatus, InvitationStatus, ListInvitationsOptions } from "./invitations.js";
+export type { InvitationRecord, InvitationDeliveryStatus, InvitationDeliveryFailure, InvitationStatus, ListInvitationsOptions } from "./invitations.js";
 export {
   createTelemetryDestination,
   listTelemetryDestinations,

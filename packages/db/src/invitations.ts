@@ -1,10 +1,11 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
-import { INVITATION_DELIVERY_STATUSES, MEMBERSHIP_ROLES } from "./enums.js";
+import { INVITATION_DELIVERY_FAILURES, INVITATION_DELIVERY_STATUSES, MEMBERSHIP_ROLES } from "./enums.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
 import { afterTimeCursor, decodeTimeCursor, normalizeEmail, pageSize, requireOneOf, toPage, translateWrite, type Page } from "./repository-support.js";
 
 export type InvitationDeliveryStatus = (typeof INVITATION_DELIVERY_STATUSES)[number];
+export type InvitationDeliveryFailure = (typeof INVITATION_DELIVERY_FAILURES)[number];
 
 /** Derived state: accepted wins, then revoked, then expired (past `expiresAt`), else pending. */
 export type InvitationStatus = "pending" | "accepted" | "revoked" | "expired";
@@ -22,6 +23,8 @@ export interface InvitationRecord {
   emailSentAt: Date | null;
   /** Outcome of the last email ("sent"/"failed"); "expired" while `status` is "expired". */
   deliveryStatus: InvitationDeliveryStatus | null;
+  /** Why the last email failed (while `deliveryStatus` is "failed"), else null. */
+  deliveryFailure: InvitationDeliveryFailure | null;
   /** Derived at the time of reading (see `InvitationStatus`). */
   status: InvitationStatus;
   sendCount: number;
@@ -42,10 +45,13 @@ function toRecord(row: InvitationRow, now = new Date()): InvitationRecord {
   const { tokenHash: _tokenHash, emailNormalized: _emailNormalized, ...rest } = row;
   const status = statusOf(row, now);
   const stored = row.deliveryStatus === "sent" || row.deliveryStatus === "failed" ? row.deliveryStatus : null;
+  const deliveryStatus = status === "expired" ? "expired" : stored;
+  const failure = (INVITATION_DELIVERY_FAILURES as readonly string[]).includes(row.deliveryFailure ?? "") ? (row.deliveryFailure as InvitationDeliveryFailure) : null;
   return {
     ...rest,
     projectIds: parseJsonColumn(stringArraySchema, row.projectIds, `invitations ${row.id} project_ids`),
-    deliveryStatus: status === "expired" ? "expired" : stored,
+    deliveryStatus,
+    deliveryFailure: deliveryStatus === "failed" ? (failure ?? "smtp_failed") : null,
     status,
   };
 }
@@ -144,19 +150,28 @@ export async function findInvitationByTokenHash(db: DatabaseClient, tokenHash: s
   return row ? toRecord(row, now) : null;
 }
 
-/** Records what really happened to an email: "sent" sets `emailSentAt`; "failed" keeps the previous time. */
+/**
+ * Records what really happened to an email: "sent" (the mail server accepted it) sets
+ * `emailSentAt` and clears the failure; "failed" keeps the previous time and stores `failure`
+ * (default "smtp_failed").
+ */
 export async function recordInvitationDelivery(
   db: DatabaseClient,
   organizationId: string,
   id: string,
-  input: { status: "sent" | "failed"; at?: Date },
+  input: { status: "sent" | "failed"; failure?: InvitationDeliveryFailure; at?: Date },
 ): Promise<InvitationRecord> {
   const at = input.at ?? new Date();
   return toRecord(
     await translateWrite("invitation", () =>
       db.prisma.invitation.update({
         where: { id, organizationId },
-        data: { deliveryStatus: input.status, sendCount: { increment: 1 }, ...(input.status === "sent" ? { emailSentAt: at } : {}) },
+        data: {
+          deliveryStatus: input.status,
+          deliveryFailure: input.status === "sent" ? null : requireOneOf(INVITATION_DELIVERY_FAILURES, input.failure ?? "smtp_failed", "failure"),
+          sendCount: { increment: 1 },
+          ...(input.status === "sent" ? { emailSentAt: at } : {}),
+        },
       }),
     ),
     at,

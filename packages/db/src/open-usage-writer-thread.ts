@@ -16,11 +16,11 @@ export interface UsageWriterThreadOptions {
 /** Usage writes on a worker thread that owns its own SQLite connection. */
 export interface UsageWriterThread {
   /**
-   * Posts the batch to the thread and resolves once it is committed, with the number of rows
-   * written (as `writeUsageBatch`). The calling thread only copies the batch into the message.
+   * Posts the batch (and the keys' last use, see `writeUsageBatch`) to the thread and resolves
+   * once it is committed, with the number of rows written (as `writeUsageBatch`). The calling thread only copies the batch into the message.
    * Rejects when the write fails or the thread died (a new thread is started for the next batch).
    */
-  write(events: UsageEventRecord[], options?: { skipStored?: boolean }): Promise<number>;
+  write(events: UsageEventRecord[], options?: { skipStored?: boolean; apiKeysLastUsed?: ReadonlyMap<string, Date> }): Promise<number>;
   /** Waits for the batches already posted, then closes the thread's connection and ends it. */
   close(): Promise<void>;
 }
@@ -79,9 +79,9 @@ export function openUsageWriterThread(options: UsageWriterThreadOptions): UsageW
   return {
     write(events, writeOptions = {}) {
       if (closing !== null) return Promise.reject(new Error("The usage writer thread is closed."));
-      if (events.length === 0) return Promise.resolve(0);
+      if (events.length === 0 && (writeOptions.apiKeysLastUsed === undefined || writeOptions.apiKeysLastUsed.size === 0)) return Promise.resolve(0);
       worker ??= start();
-      return send({ kind: "write", events, skipStored: writeOptions.skipStored ?? false }, worker);
+      return send({ kind: "write", events, skipStored: writeOptions.skipStored ?? false, apiKeysLastUsed: writeOptions.apiKeysLastUsed }, worker);
     },
     close() {
       closing ??= (async () => {

@@ -22,6 +22,12 @@ export interface UsageBatchOptions {
    * crash may hold events that were written just before it. Their rollups are not counted again.
    */
   skipStored?: boolean;
+  /**
+   * Keys' last use to record in the same transaction (`api_keys.last_used_at`, by key id). A
+   * stored time that is already later is kept (several gateways write the same keys). The
+   * control-plane version does not move: its triggers ignore `last_used_at`.
+   */
+  apiKeysLastUsed?: ReadonlyMap<string, Date>;
 }
 
 /** The default rows per statement of each dialect (see `UsageBatchOptions.chunkSize`). */
@@ -73,6 +79,23 @@ export function usageEventStatements(provider: DatabaseProvider, events: UsageEv
     const rows = events.slice(start, start + rowsPerStatement).map((event) => `(${eventValues(provider, event).map((value) => builder.add(value)).join(", ")})`);
     // An event that carries its id (journaled) and is already stored is not inserted twice.
     statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, args: builder.args });
+  }
+  return statements;
+}
+
+/**
+ * One `UPDATE api_keys SET last_used_at` per key (the gateway sends at most one per key and
+ * minute); a stored later time is kept.
+ */
+export function apiKeyLastUsedStatements(provider: DatabaseProvider, lastUsed: ReadonlyMap<string, Date>): SqlStatement[] {
+  const statements: SqlStatement[] = [];
+  for (const [id, at] of lastUsed) {
+    const time = sqlTimestamp(provider, at);
+    const [timePlaceholder, idPlaceholder, laterPlaceholder] = [1, 2, 3].map((position) => sqlPlaceholder(provider, position));
+    statements.push({
+      sql: `UPDATE "api_keys" SET "last_used_at" = ${timePlaceholder} WHERE "id" = ${idPlaceholder} AND ("last_used_at" IS NULL OR "last_used_at" < ${laterPlaceholder})`,
+      args: [time, id, time],
+    });
   }
   return statements;
 }
@@ -207,15 +230,18 @@ async function withoutStoredEvents(db: SqlClient, events: UsageEventRecord[]): P
 
 /**
  * What the gateway's batched usage writer calls: inserts the events AND increments the daily
- * rollups in ONE transaction, so a retried batch never counts twice in the rollups. Returns
+ * rollups in ONE transaction, so a retried batch never counts twice in the rollups, with the
+ * keys' `last_used_at` (`apiKeysLastUsed`, also without events: the last ones at shutdown). Returns
  * the number of events written (without those skipped by `skipStored`).
  */
 export async function writeUsageBatch(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
   if (options.skipStored) events = await withoutStoredEvents(db, events);
-  if (events.length === 0) return 0;
+  const lastUsed = options.apiKeysLastUsed === undefined ? [] : apiKeyLastUsedStatements(db.provider, options.apiKeysLastUsed);
+  if (events.length === 0 && lastUsed.length === 0) return 0;
   await runInTransaction(db, [
     ...usageEventStatements(db.provider, events, options.chunkSize),
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
+    ...lastUsed,
   ]);
   return events.length;
 }

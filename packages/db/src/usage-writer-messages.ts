@@ -9,7 +9,7 @@ export interface UsageWriterWorkerData {
 
 /** A message to the usage writer thread. */
 export type UsageWriterRequest =
-  | { kind: "write"; id: number; events: UsageEventRecord[]; skipStored: boolean }
+  | { kind: "write"; id: number; events: UsageEventRecord[]; skipStored: boolean; apiKeysLastUsed: ReadonlyMap<string, Date> | undefined }
   | { kind: "close"; id: number };
 
 /** The thread's answer to one request (same `id`). */

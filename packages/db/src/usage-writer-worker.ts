@@ -25,7 +25,10 @@ parentPort!.on("message", (request: UsageWriterRequest) => {
       reply = { id: request.id, written: 0 };
     } else {
       try {
-        const written = await writeUsageBatch(client, request.events as UsageEventRecord[], { skipStored: request.skipStored });
+        const written = await writeUsageBatch(client, request.events as UsageEventRecord[], {
+          skipStored: request.skipStored,
+          ...(request.apiKeysLastUsed === undefined ? {} : { apiKeysLastUsed: request.apiKeysLastUsed }),
+        });
         reply = { id: request.id, written };
       } catch (error) {
         reply = { id: request.id, error: { message: error instanceof Error ? error.message : String(error), code: errorCode(error) } };

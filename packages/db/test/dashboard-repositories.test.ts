@@ -174,10 +174,13 @@ describe.each(databaseTargets)("dashboard repositories on $provider", (target) =
     const duplicate = await gatewayErrorOf(invite("NEW@example.com"));
     expect(duplicate).toMatchObject({ code: "conflict", details: { invitation_id: pending.id } });
 
+    // A failure keeps its reason until an email is accepted; then the reason is cleared.
+    const unsent = await recordInvitationDelivery(db, org.id, pending.id, { status: "failed", failure: "no_mail_transport" });
+    expect(unsent).toMatchObject({ deliveryStatus: "failed", deliveryFailure: "no_mail_transport", emailSentAt: null, sendCount: 1 });
     const sent = await recordInvitationDelivery(db, org.id, pending.id, { status: "sent" });
-    expect(sent).toMatchObject({ deliveryStatus: "sent", sendCount: 1 });
+    expect(sent).toMatchObject({ deliveryStatus: "sent", deliveryFailure: null, sendCount: 2 });
     const failedInvitation = await invite("failed@example.com", "admin");
-    await recordInvitationDelivery(db, org.id, failedInvitation.id, { status: "failed" });
+    expect(await recordInvitationDelivery(db, org.id, failedInvitation.id, { status: "failed" })).toMatchObject({ deliveryFailure: "smtp_failed" });
     const ids = async (options: Omit<ListInvitationsOptions, "organizationId">) =>
       (await listInvitations(db, { organizationId: org.id, ...options })).data.map((invitation) => invitation.id);
     expect(await ids({ deliveryStatus: "sent" })).toEqual([pending.id]);

@@ -216,6 +216,28 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     expect(page.data[0]).toMatchObject({ requestId: "req_299", occurredAt: base.occurredAt, costMicros: 7 });
   });
 
+  it.skipIf(target.skip)("records the keys' last use with a usage batch (also without events), never moving it back nor the control-plane version", async () => {
+    const org = await createOrganization(db, { name: "Activity", slug: `activity-${randomBytes(3).toString("hex")}` });
+    const project = await createProject(db, { organizationId: org.id, name: "p" });
+    const { apiKey: used } = await createApiKey(db, { organizationId: org.id, projectId: project.id, name: "used" });
+    const { apiKey: idle } = await createApiKey(db, { organizationId: org.id, projectId: project.id, name: "idle" });
+    const first = new Date("2026-11-22T10:00:00.123Z");
+    const version = await readControlPlaneVersion(dataPlane);
+    const event = usageEvent({ organizationId: org.id, projectId: project.id, apiKeyId: used.id, occurredAt: first });
+    expect(await inOtherTimeZone(() => writeUsageBatch(dataPlane, [event], { apiKeysLastUsed: new Map([[used.id, first]]) }))).toBe(1);
+    const lastUsed = async (id: string) => (await db.prisma.apiKey.findUniqueOrThrow({ where: { id } })).lastUsedAt;
+    expect(await lastUsed(used.id)).toEqual(first);
+    expect(await lastUsed(idle.id)).toBeNull();
+    // An older time (another gateway's late batch) does not move it back; a later one does, without events (shutdown).
+    await writeUsageBatch(dataPlane, [], { apiKeysLastUsed: new Map([[used.id, new Date("2026-11-22T09:59:00.000Z")]]) });
+    expect(await lastUsed(used.id)).toEqual(first);
+    const later = new Date("2026-11-22T10:01:30.000Z");
+    expect(await writeUsageBatch(dataPlane, [], { apiKeysLastUsed: new Map([[used.id, later]]) })).toBe(0);
+    expect(await lastUsed(used.id)).toEqual(later);
+    expect(await readControlPlaneVersion(dataPlane)).toBe(version);
+    expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { id: used.id } })).updatedAt).toEqual(used.updatedAt);
+  });
+
   it.skipIf(target.skip)("lists enabled delivery targets with decrypted configs and records delivery outcomes", async () => {
     const org = await createOrganization(db, { name: "Targets", slug: `targets-${randomBytes(3).toString("hex")}` });
     const webhook = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }, { secretBox });

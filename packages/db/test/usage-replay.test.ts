@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, type DataPlaneDatabase, createOrganization, openDataPlaneDatabase, timeOrderedId, writeUsageBatch } from "../src/index.js";
+import { type Database, type DataPlaneDatabase, createApiKey, createOrganization, createProject, openDataPlaneDatabase, timeOrderedId, writeUsageBatch } from "../src/index.js";
 import { databaseTargets, type FreshDatabase } from "./database-targets.js";
 import { usageEvent } from "./usage-event-fixture.js";
 
@@ -69,6 +69,12 @@ describe("openUsageWriterThread (built package: the thread runs dist/usage-write
       expect(await thread.write(events.slice(0, 100))).toBe(100);
       expect(await thread.write(events, { skipStored: true })).toBe(20);
       expect(await storedCounts(db, org.id)).toMatchObject({ rolledUp: 120 });
+      // The keys' last use goes with a batch, and alone (the last ones at shutdown).
+      const project = await createProject(db, { organizationId: org.id, name: "p" });
+      const { apiKey } = await createApiKey(db, { organizationId: org.id, projectId: project.id, name: "k" });
+      const usedAt = new Date("2026-11-22T10:00:00.000Z");
+      expect(await thread.write([], { apiKeysLastUsed: new Map([[apiKey.id, usedAt]]) })).toBe(0);
+      expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).lastUsedAt).toEqual(usedAt);
       // A failed write rejects with the database's message (the queue retries it); the thread stays usable.
       await expect(thread.write([usageEvent({ organizationId: org.id, occurredAt: new Date(Number.NaN) })])).rejects.toThrow(/Invalid time value/);
       expect(await thread.write([usageEvent({ requestId: "req_after", organizationId: org.id })])).toBe(1);

@@ -61,4 +61,6 @@ export { createLatencyTracker } from "./create-latency-tracker.js";
 export type { LatencyTracker, LatencyTrackerSettings } from "./create-latency-tracker.js";
 export { retryDelayMs, parseRetryAfterMs } from "./retry-delay-ms.js";
 export type { RetryDelayOptions } from "./retry-delay-ms.js";
-export { isRetryableError } from "./is-retryable-error.js";
+export { isRetryableError, isTransientUpstreamStatus } from "./is-retryable-error.js";
+export { allowsFallback } from "./allows-fallback.js";
+export { isConnectFailure } from "./connect-failure.js";

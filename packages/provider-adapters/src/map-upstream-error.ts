@@ -15,8 +15,9 @@ export interface UpstreamErrorInput {
 const maxMessageLength = 1000;
 
 /**
- * Maps a provider's non-2xx answer to a GatewayError with `retryable` (true when
- * another attempt or another target may succeed):
+ * Maps a provider's non-2xx answer to a GatewayError with `retryable` (true when another
+ * target of the route may succeed; whether the same target is tried again is decided by the
+ * upstream status in `details.upstreamStatus`, see `isRetryableError` of `@gateway/policy-engine`):
  * 429 -> `upstream_rate_limited` with `Retry-After` passed through exactly as given;
  * 400/422 -> `invalid_request`; 401/402/403 -> 502 `upstream_error` (the gateway's own
  * credential or account is at fault, so the provider's text is not shown); 404 -> `model_not_found`;

@@ -8,13 +8,23 @@ export interface EmailMessage {
   text: string;
 }
 
+/**
+ * Why an email was not delivered: no mail transport is configured (the outbox only logged it),
+ * the SMTP server refused the recipient, or the SMTP exchange failed (refused message,
+ * unreachable server, timeout).
+ */
+export type EmailFailureReason = "no_mail_transport" | "recipient_rejected" | "smtp_failed";
+
 /** What happened to an email. */
 export interface EmailDeliveryResult {
+  /** True only once an SMTP server accepted the message (its answer to the message's data). */
   delivered: boolean;
   /** The SMTP message id or outbox reference. */
   reference: string | null;
   /** Why it failed (safe to store: no credentials). */
   failure: string | null;
+  /** Why it failed, as a code (null when delivered). */
+  reason: EmailFailureReason | null;
 }
 
 /** Sends email through SMTP, or into a logged outbox when SMTP is not configured. */
@@ -37,9 +47,11 @@ export interface MailerSettings {
 
 /**
  * Creates the mailer. With `smtpUrl`, messages go through nodemailer's SMTP transport
- * (`smtp://` with STARTTLS when offered, or `smtps://`); a refusal or timeout is reported as
- * `delivered: false`. Without it, messages are kept in memory and written to the log (the
- * embedded default for local use; set `SMTP_URL` in production).
+ * (`smtp://` with STARTTLS when offered, or `smtps://`): `delivered: true` once the server
+ * accepted the message; a refusal or timeout is reported as `delivered: false` with its reason.
+ * Without it, messages are kept in memory and written to the log (the embedded default for
+ * local use; set `SMTP_URL` in production), and reported as NOT delivered
+ * (`no_mail_transport`): nobody received them.
  */
 export function createMailer(settings: MailerSettings): Mailer {
   const outbox: (EmailMessage & { reference: string; sentAt: Date })[] = [];
@@ -53,8 +65,8 @@ export function createMailer(settings: MailerSettings): Mailer {
         const reference = `outbox_${Date.now().toString(36)}_${counter}`;
         outbox.push({ ...message, reference, sentAt: new Date() });
         if (outbox.length > 100) outbox.shift();
-        settings.logger.info("email outbox (SMTP_URL is not set)", { reference, to: message.to, subject: message.subject, text: message.text });
-        return { delivered: true, reference, failure: null };
+        settings.logger.info("email outbox (SMTP_URL is not set): not delivered", { reference, to: message.to, subject: message.subject, text: message.text });
+        return { delivered: false, reference, failure: "No mail transport is configured (SMTP_URL is not set).", reason: "no_mail_transport" };
       },
       close() {},
     };
@@ -74,19 +86,24 @@ export function createMailer(settings: MailerSettings): Mailer {
           rejected?: unknown[];
         };
         if (Array.isArray(info.rejected) && info.rejected.length > 0) {
-          return { delivered: false, reference: info.messageId ?? null, failure: "The SMTP server rejected the recipient." };
+          return { delivered: false, reference: info.messageId ?? null, failure: "The SMTP server rejected the recipient.", reason: "recipient_rejected" };
         }
-        return { delivered: true, reference: info.messageId ?? null, failure: null };
+        return { delivered: true, reference: info.messageId ?? null, failure: null, reason: null };
       } catch (error) {
         const failure = describeSmtpFailure(error);
         settings.logger.warn("email delivery failed", { to: message.to, failure });
-        return { delivered: false, reference: null, failure };
+        return { delivered: false, reference: null, failure, reason: isRecipientRefusal(error) ? "recipient_rejected" : "smtp_failed" };
       }
     },
     close() {
       transport.close();
     },
   };
+}
+
+/** nodemailer's `EENVELOPE`: the server refused the (only) recipient at RCPT TO. */
+function isRecipientRefusal(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "EENVELOPE";
 }
 
 function describeSmtpFailure(error: unknown): string {

@@ -20,7 +20,9 @@ export const apiKeySchema = z.object({
   created_by_user_id: z.string().nullable(),
   created_at: timestamp,
   updated_at: timestamp,
-  last_used_at: timestamp.nullable(),
+  last_used_at: timestamp
+    .nullable()
+    .describe("When the gateway last accepted a call with this key; recorded with the usage batches, at most once a minute per key (so up to a minute behind); null if never used"),
   expires_at: timestamp.nullable(),
   revoked_at: timestamp.nullable(),
   revoked_by_user_id: z.string().nullable(),

@@ -1,4 +1,5 @@
 import {
+  INVITATION_DELIVERY_FAILURES,
   acceptInvitation,
   createInvitation,
   createUser,
@@ -42,7 +43,17 @@ export const invitationSchema = z.object({
   delivery_status: z
     .enum(["sent", "failed", "expired"])
     .nullable()
-    .describe("`sent`/`failed`: outcome of the last email; `expired`: the invitation expired unaccepted; null before any attempt"),
+    .describe(
+      "`sent`: the mail server accepted the last email; `failed`: it was not delivered (see `delivery_failure`); " +
+        "`expired`: the invitation expired unaccepted; null before any attempt",
+    ),
+  delivery_failure: z
+    .enum(INVITATION_DELIVERY_FAILURES)
+    .nullable()
+    .describe(
+      "Why the last email was not delivered (only while `delivery_status` is `failed`): `no_mail_transport` (SMTP_URL is not " +
+        "set: nobody was emailed; share the `accept_url` of the create or resend answer), `recipient_rejected`, `smtp_failed`",
+    ),
   status: z.enum(invitationStatuses),
   accepted_at: timestamp.nullable(),
   revoked_at: timestamp.nullable(),
@@ -61,12 +72,27 @@ export function presentInvitation(row: InvitationRecord): z.infer<typeof invitat
     expires_at: iso(row.expiresAt),
     email_sent_at: iso(row.emailSentAt),
     delivery_status: row.deliveryStatus,
+    delivery_failure: row.deliveryFailure,
     status: row.status,
     accepted_at: iso(row.acceptedAt),
     revoked_at: iso(row.revokedAt),
     object: "organization.invitation",
   };
 }
+
+/**
+ * The answer to creating or resending an invitation: the invitation and its accept link. Only
+ * these answers carry the link (its token is stored hashed), and only owners and admins
+ * (`invitations:write`) get them; members and viewers list invitations without it.
+ */
+export const invitationWithLinkSchema = invitationSchema.extend({
+  accept_url: z
+    .string()
+    .describe(
+      "The link that accepts this invitation (its token), for the inviter to copy when no email went out. Shown only in this " +
+        "answer; a resend issues a new one and the old link stops working.",
+    ),
+});
 
 const createBody = z.object({
   email: z.email().max(320),
@@ -103,10 +129,10 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
     return { token: generateToken("inv_"), expiresAt: new Date(services.now().getTime() + services.settings.invitationTtlHours * 3_600_000) };
   }
 
-  /** Sends the invitation email with the token and records what happened. */
+  /** Sends the invitation email with the token and records what happened; answers the row and the accept link. */
   async function send(row: InvitationRecord, token: string, organizationName: string, inviterName: string) {
     const expiresAt = row.expiresAt;
-    const link = `${services.settings.publicUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
+    const link = acceptUrl(token);
     const outcome = await services.mailer.send({
       to: row.email,
       subject: `You are invited to ${organizationName} on the AI Gateway`,
@@ -116,7 +142,17 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
         `API: POST ${services.settings.publicUrl}/v1/auth/invitations/accept with {"token":"${token}","password":"..."}\n\n` +
         `The invitation expires at ${expiresAt.toISOString()}.`,
     });
-    return recordInvitationDelivery(services.database, row.organizationId, row.id, { status: outcome.delivered ? "sent" : "failed", at: services.now() });
+    const recorded = await recordInvitationDelivery(services.database, row.organizationId, row.id, {
+      status: outcome.delivered ? "sent" : "failed",
+      ...(outcome.reason === null ? {} : { failure: outcome.reason }),
+      at: services.now(),
+    });
+    return { row: recorded, link };
+  }
+
+  /** The web app's accept page for a token. */
+  function acceptUrl(token: string): string {
+    return `${services.settings.publicUrl}/invitations/accept?token=${encodeURIComponent(token)}`;
   }
 
   return [
@@ -126,14 +162,15 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       operationId: "create_invitation",
       summary: "Invite someone by email",
       description:
-        "Creates the invitation and sends the email at once (SMTP when `SMTP_URL` is set, else the logged outbox); " +
-        "`delivery_status` and `email_sent_at` tell what happened. Only owners invite owners. 409 when the email is " +
-        "already a member or has a pending invitation.",
+        "Creates the invitation and sends the email at once: `delivery_status` is `sent` only once the SMTP server " +
+        "accepted it. Without `SMTP_URL` no email goes out (`failed`, `delivery_failure: no_mail_transport`). The answer " +
+        "carries `accept_url` for the inviter to share (only here and in the resend answer). Only owners invite owners. " +
+        "409 when the email is already a member or has a pending invitation.",
       tag: "Invitations",
       access: "invitations:write",
       body: createBody,
       exampleBody: { email: "grace@example.com", role: "member", project_ids: [] },
-      responses: [{ status: 201, description: "The invitation", schema: invitationSchema }],
+      responses: [{ status: 201, description: "The invitation and its accept link", schema: invitationWithLinkSchema }],
       async handler(context) {
         const { principal, body } = context;
         const organizationId = principal.organization.id;
@@ -151,10 +188,11 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
           invitedByUserId: principal.userId,
           now: services.now(),
         });
-        const row = await send(created, token, principal.organization.name, principal.name || principal.email);
+        const { row, link } = await send(created, token, principal.organization.name, principal.name || principal.email);
         const after = presentInvitation(row);
+        // The audit trail never holds the link (its token is a credential).
         await auditChange(services, context, { action: "invitation.created", targetType: "invitation", targetId: row.id, after });
-        return { status: 201, body: after };
+        return { status: 201, body: { ...after, accept_url: link } };
       },
     }),
     defineRoute({
@@ -200,13 +238,14 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
       operationId: "resend_invitation",
       summary: "Resend an invitation",
       description:
-        "Issues a new token (the old link stops working), renews `expires_at` and sends the email again. Refused with " +
+        "Issues a new token (the old link stops working), renews `expires_at` and sends the email again; `delivery_status` " +
+        "and `delivery_failure` tell what happened this time, and `accept_url` is the new link. Refused with " +
         "409 `conflict` for accepted or revoked invitations; at most 3 resends per invitation per hour " +
         "(429 `too_many_attempts` with `Retry-After`). Expired invitations may be resent.",
       tag: "Invitations",
       access: "invitations:write",
       params,
-      responses: [{ status: 200, description: "The invitation", schema: invitationSchema }],
+      responses: [{ status: 200, description: "The invitation and its new accept link", schema: invitationWithLinkSchema }],
       async handler(context) {
         const { principal, params: { invitation_id } } = context;
         const existing = await load(principal.organization.id, invitation_id);
@@ -220,10 +259,10 @@ export function createInvitationRoutes(services: DashboardServices): DashboardRo
         const { token, expiresAt } = issueToken();
         const renewed = await renewInvitation(services.database, existing.organizationId, existing.id, { tokenHash: hashToken(token), expiresAt, now: services.now() });
         services.resendLimiter.hit(limiterKey);
-        const row = await send(renewed, token, principal.organization.name, principal.name || principal.email);
+        const { row, link } = await send(renewed, token, principal.organization.name, principal.name || principal.email);
         const after = presentInvitation(row);
         await auditChange(services, context, { action: "invitation.resent", targetType: "invitation", targetId: row.id, before, after });
-        return { status: 200, body: after };
+        return { status: 200, body: { ...after, accept_url: link } };
       },
     }),
     defineRoute({

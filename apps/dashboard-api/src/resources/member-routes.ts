@@ -11,6 +11,7 @@ import {
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
+import { assertSsoCanBeRequired } from "../auth/assert-sso-can-be-required.js";
 import { roleLabels, roles, type Role } from "../auth/role-permissions.js";
 import { deletedObjectSchema, idParams, iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -52,7 +53,12 @@ const updateBody = z
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 const organizationBody = z
-  .object({ name: z.string().trim().min(1).max(200), authentication_required: z.enum(["password", "sso"]) })
+  .object({
+    name: z.string().trim().min(1).max(200),
+    authentication_required: z
+      .enum(["password", "sso"])
+      .describe("`sso` is refused (400) unless single sign-on is configured and an owner has signed in through it"),
+  })
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 
@@ -103,7 +109,11 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       path: "/api/organization",
       operationId: "update_organization",
       summary: "Update the current organization",
-      description: "`authentication_required: sso` disables password login for the organization.",
+      description:
+        "`authentication_required: sso` disables password login for the organization. It is refused with 400 " +
+        "`invalid_request` (`details.param`: `authentication_required`) unless single sign-on is configured for the organization and " +
+        "an owner has signed in through it, so that nobody is locked out (single sign-on is not available yet: always refused). " +
+        "An organization that already requires it keeps it when other fields change.",
       tag: "Organization",
       access: "organization:write",
       body: organizationBody,
@@ -112,6 +122,7 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       async handler(context) {
         const { principal, body } = context;
         const before = presentOrganization(await loadOrganization(principal.organization.id));
+        if (body.authentication_required === "sso" && before.authentication_required !== "sso") await assertSsoCanBeRequired(principal.organization.id);
         const row = await updateOrganization(services.database, principal.organization.id, {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.authentication_required !== undefined ? { authenticationRequired: body.authentication_required } : {}),

@@ -40,6 +40,8 @@ export type Team = ListItem<"/api/teams">;
 export type TeamMember = ListItem<"/api/teams/{team_id}/members">;
 export type Member = ListItem<"/api/members">;
 export type Invitation = ListItem<"/api/invitations">;
+/** The answer to creating or resending an invitation: the invitation and its accept link (owners and admins only). */
+export type InvitationWithLink = ResponseBody<"/api/invitations", "post">;
 export type TelemetryDestination = ListItem<"/api/telemetry-destinations">;
 export type NotificationChannel = ListItem<"/api/notification-channels">;
 export type McpServer = ListItem<"/api/mcp/servers">;

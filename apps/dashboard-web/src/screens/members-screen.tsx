@@ -1,10 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Invitation, Member } from "../api/api-types.js";
+import type { Invitation, InvitationWithLink, Member } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
 import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
+import { CopyButton } from "../components/copy-button.js";
 import { DataTable } from "../components/data-table.js";
 import { Dialog } from "../components/dialog.js";
 import { EmptyState } from "../components/empty-state.js";
@@ -34,6 +35,48 @@ function grantableRoles(role: string) {
 }
 
 const deliveryTone: Record<string, BadgeTone> = { sent: "success", failed: "danger", expired: "warning" };
+
+/** Why an invitation email was not delivered, in words. */
+const deliveryFailureText: Record<NonNullable<Invitation["delivery_failure"]>, string> = {
+  no_mail_transport: "no mail transport configured",
+  recipient_rejected: "the mail server refused the address",
+  smtp_failed: "the mail server could not be reached or refused the message",
+};
+
+/**
+ * What happened to the email of a created or resent invitation, and its accept link with a copy
+ * button (the link is in this answer only: owners and admins see it, nobody else).
+ */
+function InvitationOutcome(props: { invitation: InvitationWithLink; sentText: string }) {
+  const { invitation } = props;
+  return (
+    <div className="stack">
+      {invitation.delivery_status === "sent" ? (
+        <div className="notice success" role="status">
+          {props.sentText}
+        </div>
+      ) : invitation.delivery_failure === "no_mail_transport" ? (
+        <div className="notice warning" role="status">
+          <strong>No email was sent to {invitation.email}.</strong>
+          <span>This dashboard has no mail transport (SMTP_URL is not set). Copy the link below and send it to them yourself.</span>
+        </div>
+      ) : (
+        <div className="notice warning" role="status">
+          <strong>The email to {invitation.email} could not be delivered</strong>
+          <span>
+            ({invitation.delivery_failure ? deliveryFailureText[invitation.delivery_failure] : "not delivered"}). Copy the link below and send it to them yourself, or check the mail
+            settings and resend.
+          </span>
+        </div>
+      )}
+      <div className="secret-box">
+        <code data-testid="invitation-accept-url">{invitation.accept_url}</code>
+        <CopyButton text={invitation.accept_url} label="Copy link" />
+      </div>
+      <p className="small muted">The link is valid until {formatDateTime(invitation.expires_at)}. It is shown only now; resending makes a new one and the old one stops working.</p>
+    </div>
+  );
+}
 const invitationTone: Record<Invitation["status"], BadgeTone> = { pending: "info", accepted: "success", revoked: "neutral", expired: "warning" };
 
 /** Members of the organization and invitations (with email delivery status, resend and revoke). */
@@ -117,6 +160,7 @@ export function MembersScreen() {
                 </td>
                 <td>
                   {invitation.delivery_status ? <StatusBadge tone={deliveryTone[invitation.delivery_status] ?? "neutral"}>{invitation.delivery_status}</StatusBadge> : <span className="muted">not sent</span>}
+                  {invitation.delivery_status === "failed" && invitation.delivery_failure ? <div className="small muted">{deliveryFailureText[invitation.delivery_failure]}</div> : null}
                   {invitation.email_sent_at ? <div className="small muted">sent {formatRelativeTime(invitation.email_sent_at)}</div> : null}
                 </td>
                 <td>{formatDateTime(invitation.expires_at)}</td>
@@ -140,9 +184,9 @@ export function MembersScreen() {
           </ResourceTable>
           {resend.error ? <ErrorNotice error={resend.error} title="Could not resend" /> : null}
           {resend.isSuccess ? (
-            <div className="notice success" role="status">
-              Invitation to {resend.data.email} {resend.data.delivery_status === "sent" ? "sent again" : "could not be delivered"}.
-            </div>
+            <section className="card" aria-label={`New link for ${resend.data.email}`} data-testid="resent-invitation">
+              <InvitationOutcome invitation={resend.data} sentText={`Invitation to ${resend.data.email} sent again.`} />
+            </section>
           ) : null}
         </section>
       ) : null}
@@ -163,7 +207,7 @@ export function MembersScreen() {
 function InviteDialog(props: { onClose: () => void }) {
   const { session } = useSession();
   const names = useNames();
-  const [sent, setSent] = useState<Invitation | null>(null);
+  const [sent, setSent] = useState<InvitationWithLink | null>(null);
   const form = useSchemaForm({
     operation: "post /api/invitations",
     initial: { email: "", role: "member", project_ids: [] as string[] },
@@ -189,15 +233,7 @@ function InviteDialog(props: { onClose: () => void }) {
           </>
         }
       >
-        {sent.delivery_status === "sent" ? (
-          <div className="notice success" role="status">
-            An email with the link went to <strong>{sent.email}</strong>. The link is valid until {formatDateTime(sent.expires_at)}.
-          </div>
-        ) : (
-          <div className="notice warning" role="status">
-            The email to <strong>{sent.email}</strong> could not be delivered. Check the mail settings, then resend it from the list.
-          </div>
-        )}
+        <InvitationOutcome invitation={sent} sentText={`An email with the link went to ${sent.email}.`} />
       </Dialog>
     );
   }

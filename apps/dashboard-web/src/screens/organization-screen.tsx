@@ -44,15 +44,21 @@ function OrganizationForm(props: { organization: Organization }) {
         <div className="form-row">
           <TextField label="Name" {...form.field("name")} disabled={!editable} />
           <TextField label="Slug" value={props.organization.slug} onChange={() => undefined} disabled hint="Fixed" />
+          {/*
+            "Single sign-on only" is not offered: single sign-on cannot be configured yet, and requiring it would refuse
+            every password sign-in, owners included (the API refuses it too). An organization that already requires it
+            sees it, and may switch back to passwords.
+          */}
           <SelectField
             label="Sign-in"
             value={form.values.authentication_required}
             onChange={(value) => form.set("authentication_required", value)}
             error={form.errors.authentication_required}
             disabled={!editable}
+            hint="Single sign-on is not available yet."
             options={[
               { value: "password", label: "Password" },
-              { value: "sso", label: "Single sign-on only" },
+              ...(props.organization.authentication_required === "sso" ? [{ value: "sso", label: "Single sign-on only" }] : []),
             ]}
           />
         </div>

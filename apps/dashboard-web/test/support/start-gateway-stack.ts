@@ -31,9 +31,9 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts what `pnpm start` starts (both apps built), on a fresh SQLite directory, with the first
- * owner's password fixed and invitations sent to `smtpUrl`.
+ * owner's password fixed and invitations sent to `smtpUrl` (null: no mail transport, `SMTP_URL` unset).
  */
-export async function startGatewayStack(options: { smtpUrl: string }): Promise<GatewayStack> {
+export async function startGatewayStack(options: { smtpUrl: string | null }): Promise<GatewayStack> {
   const directory = mkdtempSync(path.join(tmpdir(), "dashboard-web-e2e-"));
   const dashboardPort = await freePort();
   const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
@@ -49,7 +49,7 @@ export async function startGatewayStack(options: { smtpUrl: string }): Promise<G
       GATEWAY_USAGE_FLUSH_MS: "100",
       DASHBOARD_PORT: String(dashboardPort),
       DASHBOARD_ORIGIN: dashboardUrl,
-      SMTP_URL: options.smtpUrl,
+      ...(options.smtpUrl === null ? {} : { SMTP_URL: options.smtpUrl }),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

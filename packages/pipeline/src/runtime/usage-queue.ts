@@ -1,4 +1,5 @@
 import type { UsageEventRecord } from "@gateway/contracts";
+import type { ApiKeyActivity } from "./api-key-activity.js";
 import type { UsageSink } from "./usage-sink.js";
 
 /** Settings of {@link createUsageQueue}. */
@@ -18,8 +19,14 @@ export interface UsageQueueSettings {
    * exhaust the gateway's memory.
    */
   maxQueuedEvents?: number;
-  /** Told about failed writes and dropped events. */
-  onError?: (error: unknown, context: { failedEvents?: number; droppedEvents?: number }) => void;
+  /**
+   * Records the keys' last use with the batches (`apiKeysLastUsed` of the sink's write): at most
+   * once per key per its interval; when the queue is empty, due keys are written on the timer
+   * alone, and `close` writes what is left. Unset: no last-use writes.
+   */
+  apiKeyActivity?: ApiKeyActivity;
+  /** Told about failed writes and dropped events (`lastUsedKeys`: a write of keys' last use only). */
+  onError?: (error: unknown, context: { failedEvents?: number; droppedEvents?: number; lastUsedKeys?: number }) => void;
 }
 
 /**
@@ -52,25 +59,50 @@ export function createUsageQueue(settings: UsageQueueSettings): UsageQueue {
   let closed = false;
 
   const timer = setInterval(() => {
-    if (Date.now() >= retryNotBefore) void flushInBackground();
+    if (Date.now() < retryNotBefore) return;
+    // Keys used only within their interval so far are written once it has passed, traffic or not.
+    if (queue.length === 0) void writeLastUsed(false);
+    else void flushInBackground();
   }, flushIntervalMs);
   timer.unref();
 
-  /** Writes one batch; on failure puts it back at the front. */
+  const activity = settings.apiKeyActivity;
+
+  /** Writes one batch with the keys' last use that is due; on failure puts both back. */
   async function writeBatch(): Promise<void> {
     const batch = queue.slice(0, maxBatchSize);
     queue = queue.slice(batch.length);
+    const lastUsed = activity?.take(batch);
     try {
-      await settings.sink.write(batch);
+      if (lastUsed === undefined || lastUsed.size === 0) await settings.sink.write(batch);
+      else await settings.sink.write(batch, { apiKeysLastUsed: lastUsed });
       failures = 0;
       retryNotBefore = 0;
     } catch (error) {
       queue = batch.concat(queue);
+      if (lastUsed !== undefined) activity!.restore(lastUsed);
       failures += 1;
       retryNotBefore = Date.now() + Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1));
       settings.onError?.(error, { failedEvents: batch.length });
       throw error;
     }
+  }
+
+  /** Writes keys' last use without events (`all`: interval or not, at close); a failure is reported, not thrown. */
+  async function writeLastUsed(all: boolean): Promise<void> {
+    if (activity === undefined || writing) return;
+    const lastUsed = all ? activity.takeAll() : activity.take([]);
+    if (lastUsed.size === 0) return;
+    writing = settings.sink
+      .write([], { apiKeysLastUsed: lastUsed })
+      .catch((error: unknown) => {
+        activity.restore(lastUsed);
+        settings.onError?.(error, { lastUsedKeys: lastUsed.size });
+      })
+      .finally(() => {
+        writing = undefined;
+      });
+    await writing;
   }
 
   async function flush(): Promise<void> {
@@ -126,6 +158,9 @@ export function createUsageQueue(settings: UsageQueueSettings): UsageQueue {
         settings.onError?.(new Error(`Usage queue closed with ${queue.length} unwritten event(s).`), {
           droppedEvents: queue.length,
         });
+      } else {
+        if (writing) await writing.catch(() => undefined);
+        await writeLastUsed(true);
       }
     },
     get size() {

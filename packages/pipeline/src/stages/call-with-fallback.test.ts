@@ -68,4 +68,39 @@ describe("callWithFallback", () => {
     expect(calls).toEqual(["a", "b"]);
     expect(outcome.result).toBe("ok");
   });
+
+  it("never repeats an upstream 401 on the same target; falls back to the next (the route's rule)", async () => {
+    const calls: string[] = [];
+    const outcome = await callWithFallback({
+      targets: ["a", "b"],
+      maxAttemptsPerTarget: 3,
+      deadline: farDeadline(),
+      backoffMs: 1,
+      call: async (target, attempt) => {
+        calls.push(`${target}${attempt}`);
+        // What mapUpstreamError makes of a provider's 401: a 502 with the fallback hint.
+        if (target === "a") throw new GatewayError("upstream_error", { retryable: true, details: { provider: "a", upstreamStatus: 401 } });
+        return "ok";
+      },
+    });
+    expect(calls).toEqual(["a1", "b1"]);
+    expect(outcome).toEqual({ result: "ok", target: "b", attempts: 2 });
+  });
+
+  it("repeats an upstream 409 on the same target but does not fall back on it", async () => {
+    const calls: string[] = [];
+    await expect(
+      callWithFallback({
+        targets: ["a", "b"],
+        maxAttemptsPerTarget: 2,
+        deadline: farDeadline(),
+        backoffMs: 1,
+        call: async (target, attempt) => {
+          calls.push(`${target}${attempt}`);
+          throw new GatewayError("invalid_request", { retryable: false, details: { provider: target, upstreamStatus: 409 } });
+        },
+      }),
+    ).rejects.toMatchObject({ code: "invalid_request" });
+    expect(calls).toEqual(["a1", "a2"]);
+  });
 });

@@ -1,5 +1,5 @@
 import { GatewayError, normalizeError } from "@gateway/errors";
-import { isRetryableError, retryDelayMs } from "@gateway/policy-engine";
+import { allowsFallback, isRetryableError, retryDelayMs } from "@gateway/policy-engine";
 
 /** One attempt's failure, as reported to {@link CallWithFallbackOptions.onAttemptError}. */
 export interface AttemptFailure<Target> {
@@ -28,11 +28,14 @@ export interface CallWithFallbackOptions<Target, Result> {
 }
 
 /**
- * Calls targets in order with retries: a retryable error (`isRetryableError` of
- * `@gateway/policy-engine`: connect failures, 429, 5xx, timeouts) is retried on the same
- * target after a jittered backoff or the provider's `Retry-After`, when that wait ends before
- * the deadline, up to `maxAttemptsPerTarget`; then the next target is tried. A
- * non-retryable error ends the call at once. The last error is thrown when every target failed.
+ * Calls targets in order with retries: an error that repeating may change (`isRetryableError`
+ * of `@gateway/policy-engine`: connect failures, timeouts, upstream 408, 409, 429 and 5xx) is
+ * retried on the same target after a jittered backoff or the provider's `Retry-After`, when that
+ * wait ends before the deadline, up to `maxAttemptsPerTarget`. An upstream 400, 401, 403, 404 or
+ * 422 is never repeated on the same target. Then the next target is tried when the route's
+ * fallback rule allows it (`allowsFallback`: the adapter's `retryable` hint, e.g. a provider's
+ * 401 or 404, which another connection may not meet); otherwise the call ends at once. The last
+ * error is thrown when every target failed.
  */
 export async function callWithFallback<Target, Result>(
   options: CallWithFallbackOptions<Target, Result>,
@@ -51,7 +54,8 @@ export async function callWithFallback<Target, Result>(
       } catch (thrown) {
         const error = normalizeError(thrown);
         lastError = error;
-        const retryable = isRetryableError(error) && !options.abort?.aborted;
+        const aborted = options.abort?.aborted === true;
+        const retryable = !aborted && isRetryableError(error);
         if (retryable && attempt < maxAttempts) {
           const delay = retryDelayMs({ attempt, retryAfter: error.retryAfter ?? null, baseMs: backoffMs });
           if (Date.now() + delay < options.deadline) {
@@ -62,7 +66,7 @@ export async function callWithFallback<Target, Result>(
         }
         options.onAttemptError?.({ target, attempt, error, willRetry: false });
         const hasNextTarget = targetIndex < options.targets.length - 1;
-        if (!retryable || !hasNextTarget || Date.now() >= options.deadline) throw error;
+        if (aborted || !allowsFallback(error) || !hasNextTarget || Date.now() >= options.deadline) throw error;
         break;
       }
     }
