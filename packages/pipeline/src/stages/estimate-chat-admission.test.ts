@@ -53,7 +53,7 @@ describe("estimateChatAdmission", () => {
     const { snapshot, identity, plan } = setup({
       budgets: [{ id: "b1", organizationId: "org_1", name: "cap", scope: "organization", scopeId: "org_1", amountMicros: 1_000_000, period: "month", mode: "hard", thresholds: [] }],
     });
-    const gpt4o = { ...plan, targets: [{ ...plan.targets[0]!, connection: { ...plan.targets[0]!.connection, kind: "openai", prices: { "openai/gpt-4o": { input: 1, output: 0 } } }, upstreamModel: "gpt-4o", qualifiedModel: "demo/openai/gpt-4o" }] } as RoutePlan;
+    const gpt4o = { ...plan, targets: [{ ...plan.targets[0]!, connection: { ...plan.targets[0]!.connection, kind: "openai", prices: { "openai/gpt-4o": { input: 1, output: 0 } } }, upstreamModel: "gpt-4o", qualifiedModel: "demo/openai/gpt-4o" }] } as unknown as RoutePlan;
     const withImage = (url: string, detail?: string) => ({
       model: "demo/openai/gpt-4o",
       max_tokens: 1,
@@ -90,7 +90,7 @@ describe("estimateChatAdmission", () => {
       expect.objectContaining({ code: "hard_budget_unbounded_request", status: 424, details: { budget_id: "b1", scope: "organization" } }),
     );
     // A model with a maximum output in its price is bounded by it.
-    const capped = { ...plan, targets: [{ ...plan.targets[0]!, connection: { ...plan.targets[0]!.connection, prices: { "demo/chat": { input: 1, output: 2, maxOutputTokens: 50 } } } }] } as RoutePlan;
+    const capped = { ...plan, targets: [{ ...plan.targets[0]!, connection: { ...plan.targets[0]!.connection, prices: { "demo/chat": { input: 1, output: 2, maxOutputTokens: 50 } } } }] } as unknown as RoutePlan;
     expect(estimateChatAdmission({ snapshot, identity, plan: capped, body: uncapped }).estimatedCostMicros).toBeGreaterThan(100);
   });
 
@@ -100,7 +100,7 @@ describe("estimateChatAdmission", () => {
     });
     const withFile = { ...body, messages: [{ role: "user", content: [{ type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0x", filename: "a.pdf" } }] }] };
     expect(() => estimateChatAdmission({ snapshot, identity, plan, body: withFile })).toThrow(expect.objectContaining({ code: "hard_budget_unbounded_request" }));
-    const windowed = { ...plan, targets: [{ ...plan.targets[0]!, connection: { ...plan.targets[0]!.connection, prices: { "demo/chat": { input: 1, output: 2, contextWindow: 8000 } } } }] } as RoutePlan;
+    const windowed = { ...plan, targets: [{ ...plan.targets[0]!, connection: { ...plan.targets[0]!.connection, prices: { "demo/chat": { input: 1, output: 2, contextWindow: 8000 } } } }] } as unknown as RoutePlan;
     expect(estimateChatAdmission({ snapshot, identity, plan: windowed, body: withFile }).estimatedCostMicros).toBe(8000 + 100 * 2);
     const searching = { ...body, tools: [{ type: "web_search_20250305", name: "web_search" }] };
     expect(() => estimateChatAdmission({ snapshot, identity, plan, body: searching })).toThrow(expect.objectContaining({ code: "hard_budget_unbounded_request" }));
