@@ -9,6 +9,8 @@ export interface CallCostBoundInput {
   maxOutputTokens?: number | null;
   /** Choices generated (OpenAI's `n`); each one may reach the output cap. Default 1. */
   choices?: number;
+  /** Output tokens billed besides the choices' (OpenAI's rejected predicted-output tokens). Default 0. */
+  extraOutputTokens?: number;
   price: ModelPrice;
 }
 
@@ -34,7 +36,7 @@ export function boundOutputTokens(input: Omit<CallCostBoundInput, "price"> & { p
  *
  * Every input token is priced at the highest of the input, cache-read and cache-write prices (the
  * cache split is only known afterwards), and each of the `choices` at {@link boundOutputTokens}
- * output tokens. Rounded up. Never below the cost `computeCostMicros` gives any usage within these
+ * output tokens, plus `extraOutputTokens`. Rounded up. Never below the cost `computeCostMicros` gives any usage within these
  * bounds.
  *
  * @example boundCallCostMicros({ inputTokens: 1000, maxOutputTokens: 100, choices: 2, price: { input: 1, output: 2 } }) // 1400
@@ -50,6 +52,7 @@ export function boundCallCostMicros(input: CallCostBoundInput): number | null {
     price.cacheWrite === undefined ? 0 : checkedPrice(price.cacheWrite, "cacheWrite"),
   );
   const inputTokens = checkedTokens(Math.ceil(input.inputTokens), "inputTokens");
-  const totalOutput = checkedTokens(Math.min(Number.MAX_SAFE_INTEGER, outputTokens * choices), "outputTokens");
+  const extraOutput = input.extraOutputTokens === undefined ? 0 : Math.max(0, Math.ceil(input.extraOutputTokens));
+  const totalOutput = checkedTokens(Math.min(Number.MAX_SAFE_INTEGER, outputTokens * choices + extraOutput), "outputTokens");
   return scaledCostMicros(inputTokens * scalePrice(highestInputPrice) + totalOutput * scalePrice(checkedPrice(price.output, "output")));
 }

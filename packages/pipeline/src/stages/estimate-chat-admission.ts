@@ -69,7 +69,7 @@ export function estimateChatAdmission(input: {
     if (hasTokenLimit) {
       const inputTokens = Math.ceil(contents.textTokens / charactersPerToken) + mediaTokens;
       const outputTokens = resolveMaxOutputTokens({ inputTokens, maxOutputTokens, price });
-      estimatedTokens = Math.max(estimatedTokens, inputTokens + outputTokens * choices);
+      estimatedTokens = Math.max(estimatedTokens, inputTokens + outputTokens * choices + contents.predictionTokens);
     }
     if (!hasHardBudget || price === null) continue;
     let inputTokens = contents.textTokens + mediaTokens;
@@ -84,7 +84,7 @@ export function estimateChatAdmission(input: {
       unbounded ??= contents.unboundedCall;
       continue;
     }
-    const cost = boundCallCostMicros({ inputTokens, maxOutputTokens, choices, price });
+    const cost = boundCallCostMicros({ inputTokens, maxOutputTokens, choices, extraOutputTokens: contents.predictionTokens, price });
     if (cost === null) {
       unbounded ??= `no output cap in the request, and no maximum output for '${model}' in the price table`;
       continue;

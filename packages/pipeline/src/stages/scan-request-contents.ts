@@ -20,7 +20,12 @@ export class RequestContents {
   audioTokens = 0;
   /** Tokens of the prompts providers add for tools and output schemas (see {@link toolPromptTokens}). */
   promptOverheadTokens = 0;
-  /** Why the input cannot be bounded short of the model's context window (a file part), else null. */
+  /**
+   * Output tokens billed besides the choices: OpenAI's predicted output (`prediction`), whose
+   * rejected tokens are billed as completion tokens; at most one per UTF-8 byte of it.
+   */
+  predictionTokens = 0;
+  /** Why the input cannot be bounded short of the model's context window (a file part, server-side state), else null. */
   unboundedInput: string | null = null;
   /** Why the call's cost has no bound at all (a tool the provider runs itself, billing more calls), else null. */
   unboundedCall: string | null = null;
@@ -90,6 +95,11 @@ export function scanRequestContents(body: Record<string, unknown>): RequestConte
 }
 
 function scanTools(body: Record<string, unknown>, contents: RequestContents): void {
+  if (Array.isArray(body.functions) && body.functions.length > 0) contents.promptOverheadTokens += toolPromptTokens;
+  if (body.prediction !== undefined && body.prediction !== null) contents.predictionTokens = Buffer.byteLength(JSON.stringify(body.prediction), "utf8");
+  // Responses: a stored conversation or prompt template adds input the request does not carry.
+  if (body.conversation !== undefined && body.conversation !== null) contents.unboundedInput ??= "a stored 'conversation'";
+  if (body.prompt !== null && typeof body.prompt === "object") contents.unboundedInput ??= "a stored 'prompt'";
   const tools = body.tools;
   if (Array.isArray(tools) && tools.length > 0) {
     contents.promptOverheadTokens += toolPromptTokens;
@@ -145,14 +155,19 @@ function scanMediaPart(part: Record<string, unknown>, contents: RequestContents)
       return true;
     }
     case "file":
+      // Chat completions: { type: "file", file: { file_data | file_id, filename } }.
+      if (part.file === null || typeof part.file !== "object") return false;
+      contents.unboundedInput ??= "a 'file' part";
+      return true;
     case "input_file":
-      // Chat completions { type: "file", file: { file_data | file_id } }; Responses { type: "input_file", file_data | file_url | file_id }.
-      contents.unboundedInput ??= `a '${part.type}' part`;
+      // Responses: { type: "input_file", file_data | file_url | file_id }.
+      if (typeof part.file_data !== "string" && typeof part.file_url !== "string" && typeof part.file_id !== "string") return false;
+      contents.unboundedInput ??= "an 'input_file' part";
       return true;
     case "document": {
       // Messages: a text or content source is text the walk counts; a PDF (base64, URL or file) is not bounded by its size.
       const source = part.source as { type?: unknown } | null | undefined;
-      if (source !== null && typeof source === "object" && (source.type === "text" || source.type === "content")) return false;
+      if (source === null || typeof source !== "object" || source.type === "text" || source.type === "content") return false;
       contents.unboundedInput ??= "a 'document' part";
       return true;
     }
