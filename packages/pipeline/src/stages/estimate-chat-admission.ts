@@ -1,4 +1,5 @@
-import { boundCallCostMicros, budgetAppliesTo, imageTokenBound, resolveMaxOutputTokens, resolveModelPrice } from "@gateway/budget";
+import { boundCallCostMicros, budgetAppliesTo, defaultPriceTable, imageTokenBound, resolveMaxOutputTokens, resolveModelPrice } from "@gateway/budget";
+import type { ModelPrice } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
 import { anthropicDefaultMaxTokens } from "@gateway/provider-adapters";
 import type { CallerIdentity } from "./authenticate.js";
@@ -63,7 +64,7 @@ export function estimateChatAdmission(input: {
   for (const target of input.plan.targets) {
     const connection = target.connection as TargetConnection;
     const model = servedModelOf(target);
-    const price = resolveModelPrice({ model, connectionPrices: connection.prices ?? null });
+    const price = withModelLimits(resolveModelPrice({ model, connectionPrices: connection.prices ?? null }), model);
     const mediaTokens = mediaTokensOf(contents, model, connection.kind ?? "openai");
     const maxOutputTokens = requestCap ?? adapterDefaultCap(connection);
     if (hasTokenLimit) {
@@ -93,6 +94,19 @@ export function estimateChatAdmission(input: {
   }
   if (unbounded !== null) refuseUnderHardBudget(input.snapshot, identity, unbounded);
   return { estimatedCostMicros, estimatedTokens };
+}
+
+/**
+ * A connection's own price for a model the built-in table lists keeps the model's limits
+ * (`maxOutputTokens`, `contextWindow`) from the table when it gives none: they are the model's,
+ * not the price's, and without them a call without an output cap would have no bound.
+ */
+function withModelLimits(price: ModelPrice | null, model: string): ModelPrice | null {
+  if (price === null || (price.maxOutputTokens !== undefined && price.contextWindow !== undefined)) return price;
+  const listed = Object.hasOwn(defaultPriceTable, model) ? defaultPriceTable[model] : undefined;
+  if (listed === undefined) return price;
+  // Every entry of the table has both limits; a missing one stays undefined (no bound from it).
+  return { ...price, maxOutputTokens: price.maxOutputTokens ?? listed.maxOutputTokens!, contextWindow: price.contextWindow ?? listed.contextWindow! };
 }
 
 /** What the estimate reads of a target's connection. */
