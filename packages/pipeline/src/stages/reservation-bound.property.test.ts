@@ -167,6 +167,10 @@ interface Billing {
   hasTools: boolean;
   outputCap: number | null;
   choices: number;
+  /** A file part (a PDF): the provider bills its pages and text, up to what the context window holds (this share of it). */
+  fileShare: number | null;
+  /** Bytes of a predicted output (rejected predicted tokens are billed as output). */
+  predictionBytes: number;
 }
 
 const bytes = (value: string) => Buffer.byteLength(value, "utf8");
@@ -176,10 +180,12 @@ function billedCost(model: Model, billing: Billing, split: { cacheRead: number; 
   let input = billing.textBytes + 4 * billing.messages + 3 + Math.ceil(billing.audioSeconds * 10);
   if (billing.hasTools && model.connection === "an") input += 346;
   for (const generated of billing.images) input += model.bill(generated.size, generated.detail);
+  // A prompt beyond the context window is refused by the provider, unbilled: a file fills at most what is left of it.
+  if (billing.fileShare !== null) input = Math.max(input, Math.floor((model.price.contextWindow ?? 0) * billing.fileShare));
   // The provider never exceeds the request's cap (the adapter's 4096 default on Anthropic) nor the model's maximum.
   const limits = [model.price.maxOutputTokens ?? Number.POSITIVE_INFINITY, billing.outputCap ?? (connection.kind === "anthropic" ? 4096 : Number.POSITIVE_INFINITY)];
   const perChoice = Math.min(...limits);
-  const output = Number.isFinite(perChoice) ? Math.floor(perChoice * billing.choices * split.output) : 0;
+  const output = (Number.isFinite(perChoice) ? Math.floor(perChoice * billing.choices * split.output) : 0) + billing.predictionBytes;
   const cacheRead = Math.floor(input * split.cacheRead);
   const cacheWrite = Math.floor((input - cacheRead) * split.cacheWrite);
   return computeCostMicros({ inputTokens: input - cacheRead - cacheWrite, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite }, model.price);
@@ -194,9 +200,10 @@ function check(endpoint: InferenceEndpoint<any>, chosen: Model, body: Record<str
   try {
     reserved = endpoint.admission({ snapshot, identity, plan: planFor(chosen), request })!.estimatedCostMicros;
   } catch (error) {
-    // Refused as unbounded: only when nothing bounds the output.
+    // Refused as unbounded: only when nothing bounds the output, or a file's input.
     expect(GatewayError.isInstance(error) && error.code).toBe("hard_budget_unbounded_request");
-    expect(billing.outputCap === null && chosen.price.maxOutputTokens === undefined && chosen.price.contextWindow === undefined).toBe(true);
+    const noOutputBound = billing.outputCap === null && chosen.price.maxOutputTokens === undefined && chosen.price.contextWindow === undefined;
+    expect(noOutputBound || (billing.fileShare !== null && chosen.price.contextWindow === undefined)).toBe(true);
     return;
   }
   const billed = billedCost(chosen, billing, shares);
@@ -204,7 +211,7 @@ function check(endpoint: InferenceEndpoint<any>, chosen: Model, body: Record<str
 }
 
 describe("the reservation bounds the billed cost on every route (property)", () => {
-  it("chat completions: text, images, audio, tools, n and caps", () => {
+  it("chat completions: text, images, audio, files, tools, predicted output, n and caps", () => {
     const part = fc.oneof(
       text.map((value) => ({ kind: "text" as const, value })),
       image.map((value) => ({ kind: "image" as const, value })),
@@ -212,8 +219,8 @@ describe("the reservation bounds the billed cost on every route (property)", () 
     );
     const message = fc.record({ role: fc.constantFrom("user", "assistant", "system"), content: fc.oneof(text, fc.array(part, { minLength: 1, maxLength: 4 })) });
     fc.assert(
-      fc.property(model, fc.array(message, { minLength: 1, maxLength: 4 }), tools, cap, fc.integer({ min: 1, max: 4 }), split, (chosen, messages, definitions, outputCap, n, shares) => {
-        const billing: Billing = { textBytes: 0, messages: messages.length, images: [], audioSeconds: 0, hasTools: definitions !== null, outputCap, choices: n };
+      fc.property(model, fc.array(message, { minLength: 1, maxLength: 4 }), tools, cap, fc.integer({ min: 1, max: 4 }), split, fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }), fc.option(text, { nil: null }), (chosen, messages, definitions, outputCap, n, shares, fileShare, prediction) => {
+        const billing: Billing = { textBytes: 0, messages: messages.length, images: [], audioSeconds: 0, hasTools: definitions !== null, outputCap, choices: n, fileShare, predictionBytes: prediction === null ? 0 : bytes(prediction) };
         const body: Record<string, unknown> = {
           model: `${chosen.connection}/${chosen.model}`,
           messages: messages.map((entry) => {
@@ -240,6 +247,10 @@ describe("the reservation bounds the billed cost on every route (property)", () 
           n,
         };
         if (outputCap !== null) body.max_completion_tokens = outputCap;
+        if (fileShare !== null) {
+          (body.messages as { content: unknown }[]).push({ role: "user", content: [{ type: "file", file: { filename: "report.pdf", file_data: "data:application/pdf;base64,JVBERi0xLjcK" } }] } as never);
+        }
+        if (prediction !== null) body.prediction = { type: "content", content: prediction };
         if (definitions !== null) {
           body.tools = definitions.map((tool) => ({
             type: "function",
@@ -258,7 +269,7 @@ describe("the reservation bounds the billed cost on every route (property)", () 
     const message = fc.record({ role: fc.constantFrom("user", "assistant"), content: fc.oneof(text, fc.array(block, { minLength: 1, maxLength: 4 })) });
     fc.assert(
       fc.property(model, text, fc.array(message, { minLength: 1, maxLength: 4 }), tools, fc.integer({ min: 1, max: 200_000 }), split, (chosen, system, messages, definitions, maxTokens, shares) => {
-        const billing: Billing = { textBytes: bytes(system), messages: messages.length, images: [], audioSeconds: 0, hasTools: definitions !== null, outputCap: maxTokens, choices: 1 };
+        const billing: Billing = { textBytes: bytes(system), messages: messages.length, images: [], audioSeconds: 0, hasTools: definitions !== null, outputCap: maxTokens, choices: 1, fileShare: null, predictionBytes: 0 };
         const body: Record<string, unknown> = {
           model: `${chosen.connection}/${chosen.model}`,
           system,
@@ -299,7 +310,7 @@ describe("the reservation bounds the billed cost on every route (property)", () 
     const item = fc.oneof(text.map((value) => ({ kind: "text" as const, value })), image.map((value) => ({ kind: "image" as const, value })));
     fc.assert(
       fc.property(model, fc.oneof(text, fc.array(item, { minLength: 1, maxLength: 5 })), cap, split, (chosen, input, outputCap, shares) => {
-        const billing: Billing = { textBytes: 0, messages: 1, images: [], audioSeconds: 0, hasTools: false, outputCap, choices: 1 };
+        const billing: Billing = { textBytes: 0, messages: 1, images: [], audioSeconds: 0, hasTools: false, outputCap, choices: 1, fileShare: null, predictionBytes: 0 };
         let bodyInput: unknown;
         if (typeof input === "string") {
           billing.textBytes += bytes(input);
@@ -336,7 +347,7 @@ describe("the reservation bounds the billed cost on every route (property)", () 
         split,
         (chosen, input, shares) => {
           const textBytes = input.reduce<number>((sum, entry) => sum + (typeof entry === "string" ? bytes(entry) : (entry as number[]).length), 0);
-          const billing: Billing = { textBytes, messages: 0, images: [], audioSeconds: 0, hasTools: false, outputCap: 0, choices: 1 };
+          const billing: Billing = { textBytes, messages: 0, images: [], audioSeconds: 0, hasTools: false, outputCap: 0, choices: 1, fileShare: null, predictionBytes: 0 };
           check(embeddingsEndpoint, chosen, { model: `oa/${chosen.model}`, input }, billing, { ...shares, output: 0 });
         },
       ),
