@@ -63,9 +63,14 @@ describe("scanRequestContents", () => {
     expect(schema.images).toEqual([]);
   });
 
+  it("counts a predicted output's bytes as output", () => {
+    expect(scanRequestContents({ prediction: { type: "content", content: "漢字" } }).predictionTokens).toBe(4 + 7 + 4 + 7 + 6);
+  });
+
   it("walks a deeply nested body without recursion", () => {
     let nested: unknown = "leaf";
     for (let depth = 0; depth < 100_000; depth += 1) nested = [nested];
     expect(scanRequestContents({ messages: nested }).textTokens).toBeGreaterThan(16);
+    expect(scanRequestContents({ prediction: nested }).predictionTokens).toBe(4);
   });
 });

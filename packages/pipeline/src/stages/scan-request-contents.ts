@@ -96,7 +96,7 @@ export function scanRequestContents(body: Record<string, unknown>): RequestConte
 
 function scanTools(body: Record<string, unknown>, contents: RequestContents): void {
   if (Array.isArray(body.functions) && body.functions.length > 0) contents.promptOverheadTokens += toolPromptTokens;
-  if (body.prediction !== undefined && body.prediction !== null) contents.predictionTokens = Buffer.byteLength(JSON.stringify(body.prediction), "utf8");
+  if (body.prediction !== undefined && body.prediction !== null) contents.predictionTokens = textBytesOf(body.prediction);
   // Responses: a stored conversation or prompt template adds input the request does not carry.
   if (body.conversation !== undefined && body.conversation !== null) contents.unboundedInput ??= "a stored 'conversation'";
   if (body.prompt !== null && typeof body.prompt === "object") contents.unboundedInput ??= "a stored 'prompt'";
@@ -114,6 +114,24 @@ function scanTools(body: Record<string, unknown>, contents: RequestContents): vo
   if (schema !== undefined && schema !== null) contents.promptOverheadTokens += toolPromptTokens;
   if (Array.isArray(body.mcp_servers) && body.mcp_servers.length > 0) contents.unboundedCall ??= "'mcp_servers' run at the provider";
   if (body.web_search_options !== undefined && body.web_search_options !== null) contents.unboundedCall ??= "'web_search_options' runs a search at the provider";
+}
+
+/** UTF-8 bytes of the strings (keys included) in a value, plus one per other scalar; iterative. */
+function textBytesOf(root: unknown): number {
+  let total = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") total += Buffer.byteLength(value, "utf8");
+    else if (Array.isArray(value)) for (let index = 0; index < value.length; index += 1) stack.push(value[index]);
+    else if (value !== null && typeof value === "object") {
+      for (const key of Object.keys(value)) {
+        total += Buffer.byteLength(key, "utf8");
+        stack.push((value as Record<string, unknown>)[key]);
+      }
+    } else if (value !== undefined) total += 1;
+  }
+  return total;
 }
 
 /** Counts a media part (true) or leaves the object to the text walk (false: not a media part, or a text document). */
