@@ -64,7 +64,7 @@ describe("scanRequestContents", () => {
   });
 
   it("counts a predicted output's bytes as output", () => {
-    expect(scanRequestContents({ prediction: { type: "content", content: "漢字" } }).predictionTokens).toBe(4 + 7 + 4 + 7 + 6);
+    expect(scanRequestContents({ prediction: { type: "content", content: "漢字" } }).predictionTokens).toBe(4 + 7 + 7 + 6);
   });
 
   it("walks a deeply nested body without recursion", () => {
