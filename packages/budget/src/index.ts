@@ -40,3 +40,9 @@ export type {
   ThresholdStep,
   BudgetCounterState,
 } from "./counter-store.js";
+export { boundCallCostMicros, boundOutputTokens } from "./bound-call-cost-micros.js";
+export type { CallCostBoundInput } from "./bound-call-cost-micros.js";
+export { imageTokenBound } from "./image-token-bound.js";
+export type { ImageTokenBoundInput } from "./image-token-bound.js";
+export { readImageSize } from "./read-image-size.js";
+export type { ImageSize } from "./read-image-size.js";

@@ -39,6 +39,9 @@ export const errorStatusByCode = {
   // 424
   hard_budget_exceeded: 424,
   hard_budget_decision_unbounded: 424,
+  // A request whose worst-case cost has no bound (no output cap anywhere, a file part on a model
+  // without a known context window, a tool the provider runs itself) under a hard budget.
+  hard_budget_unbounded_request: 424,
   // An MCP server's stored OAuth grant expired and could not be refreshed: someone has to
   // authorize the server again in the dashboard.
   mcp_authorization_failed: 424,

@@ -30,6 +30,7 @@ describe("code to status table", () => {
     ["provider_limit_exceeded", 422],
     ["hard_budget_exceeded", 424],
     ["hard_budget_decision_unbounded", 424],
+    ["hard_budget_unbounded_request", 424],
     ["mcp_authorization_failed", 424],
     ["gateway_rate_limit_exceeded", 429],
     ["internal_error", 500],

@@ -146,6 +146,8 @@ function defaultMessage(code: ErrorCode): string {
       return "A hard budget does not allow this call.";
     case "hard_budget_decision_unbounded":
       return "Decision calls cannot be bounded in cost and are refused under a hard budget.";
+    case "hard_budget_unbounded_request":
+      return "The request's worst-case cost cannot be bounded, so a hard budget refuses it.";
     case "mcp_authorization_failed":
       return "The MCP server's authorization expired and could not be refreshed; authorize it again in the dashboard.";
     case "gateway_rate_limit_exceeded":

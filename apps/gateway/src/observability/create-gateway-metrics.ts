@@ -11,7 +11,7 @@ const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
 const overheadBuckets = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 const rateLimitCodes = new Set(["gateway_rate_limit_exceeded"]);
-const budgetCodes = new Set(["hard_budget_exceeded", "hard_budget_decision_unbounded"]);
+const budgetCodes = new Set(["hard_budget_exceeded", "hard_budget_decision_unbounded", "hard_budget_unbounded_request"]);
 
 /** Prometheus metrics of one gateway process (`prom-client`, its own registry). */
 export interface GatewayMetrics {

@@ -15,7 +15,7 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
     guardrailFormat: openai ? "openai_chat" : "anthropic_messages",
     parse: (body) => parseChatBody(body, format),
     model: (request) => request.model,
-    admission: ({ snapshot, identity, plan, request, bodyBytes }) => estimateChatAdmission({ snapshot, identity, plan, body: request, bodyBytes, format }),
+    admission: ({ snapshot, identity, plan, request }) => estimateChatAdmission({ snapshot, identity, plan, body: request, format }),
     invoke: ({ adapter, request, target, context, headers }) =>
       openai ? adapter.chatCompletions(request, target, context) : adapter.messages(request, target, context, headers),
     guardOutput: (body, guardrails) => guardChatOutput({ guardrails, body, format }),

@@ -47,8 +47,7 @@ export const embeddingsEndpoint: InferenceEndpoint<EmbeddingsBody> = {
   guardrailFormat: "openai_embeddings",
   parse: parseEmbeddingsBody,
   model: (request) => request.model,
-  admission: ({ snapshot, identity, plan, request, bodyBytes }) =>
-    estimateChatAdmission({ snapshot, identity, plan, body: request, ...(bodyBytes === undefined ? {} : { bodyBytes }), maxOutputTokens: 0 }),
+  admission: ({ snapshot, identity, plan, request }) => estimateChatAdmission({ snapshot, identity, plan, body: request, maxOutputTokens: 0 }),
   async invoke({ adapter, request, target, context }) {
     const answer = await adapter.embeddings(request, target, context);
     if (answer.kind !== "json") throw new GatewayError("upstream_error", { message: "The provider streamed an embeddings answer." });

@@ -105,17 +105,15 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       return prepared;
     },
 
-    admission: ({ snapshot, identity, plan, request, bodyBytes }) => {
-      const continued = stateOf(request).previousConversation.length > 0;
-      return estimateChatAdmission({
+    // The prepared body: a continued conversation's stored turns are counted with the new input.
+    admission: ({ snapshot, identity, plan, request }) =>
+      estimateChatAdmission({
         snapshot,
         identity,
         plan,
         body: request,
-        ...(continued || bodyBytes === undefined ? {} : { bodyBytes }),
         maxOutputTokens: typeof request.max_output_tokens === "number" && Number.isInteger(request.max_output_tokens) && request.max_output_tokens > 0 ? request.max_output_tokens : null,
-      });
-    },
+      }),
 
     async invoke({ adapter, request, target, context }) {
       const answer = await adapter.responses(request, target, context);

@@ -52,7 +52,7 @@ export function describeBudgetOutcome(options: {
 }): string | null {
   if (options.error !== undefined) {
     const error = normalizeError(options.error);
-    if (error.code === "hard_budget_exceeded" || error.code === "hard_budget_decision_unbounded") {
+    if (error.code === "hard_budget_exceeded" || error.code === "hard_budget_decision_unbounded" || error.code === "hard_budget_unbounded_request") {
       const budgetId = error.details?.budget_id ?? error.details?.budgetId;
       return `rejected:${typeof budgetId === "string" ? budgetId : "unknown"}`;
     }
