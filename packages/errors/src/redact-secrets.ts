@@ -28,12 +28,23 @@ const keyShapes = /\b(?:sk-|gsk_|xai-|gak_|gmt_|AIza)[A-Za-z0-9_*.~+/=-]{6,}|\b(
  * Linear in the text for each secret.
  */
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[] = []): string {
+  return redactKnownSecrets(text, secrets).replace(keyShapes, (match: string, scheme: string | undefined) => (scheme === undefined ? redactedMarker : `${scheme} ${redactedMarker}`));
+}
+
+/**
+ * Removes only the given `secrets` from a text: every whole occurrence and every run of at least
+ * {@link secretEchoMinimumLength} characters of one (a partial or masked echo), but not other
+ * key shapes. For content relayed to a caller that may rightly hold key-like text (an MCP tool's
+ * result: a file that documents `Bearer` tokens), where only the gateway's own credential must
+ * never get through. Linear in the text for each secret.
+ */
+export function redactKnownSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
   let redacted = text;
   for (const secret of secrets) {
     if (typeof secret !== "string" || secret.length < shortestRedactedSecret) continue;
     redacted = redactEchoes(redacted, secret);
   }
-  return redacted.replace(keyShapes, (match: string, scheme: string | undefined) => (scheme === undefined ? redactedMarker : `${scheme} ${redactedMarker}`));
+  return redacted;
 }
 
 /**
@@ -43,8 +54,22 @@ export function redactSecrets(text: string, secrets: readonly (string | null | u
  * the value is walked at most `maximumDepth` levels deep (deeper values are replaced by the marker).
  */
 export function redactSecretsInValue<Value>(value: Value, secrets: readonly (string | null | undefined)[] = [], maximumDepth = 64): Value {
+  return redactStringsInValue(value, (text) => redactSecrets(text, secrets), maximumDepth);
+}
+
+/**
+ * {@link redactKnownSecrets} over every string of a JSON-like value (object keys included), as
+ * {@link redactSecretsInValue} walks it (values deeper than `maximumDepth` levels are replaced by
+ * the marker). Returns the value itself when there is no secret to look for.
+ */
+export function redactKnownSecretsInValue<Value>(value: Value, secrets: readonly (string | null | undefined)[], maximumDepth = 256): Value {
+  if (!secrets.some((secret) => typeof secret === "string" && secret.length >= shortestRedactedSecret)) return value;
+  return redactStringsInValue(value, (text) => redactKnownSecrets(text, secrets), maximumDepth);
+}
+
+function redactStringsInValue<Value>(value: Value, redact: (text: string) => string, maximumDepth: number): Value {
   const walk = (current: unknown, depth: number): unknown => {
-    if (typeof current === "string") return redactSecrets(current, secrets);
+    if (typeof current === "string") return redact(current);
     if (typeof current !== "object" || current === null) return current;
     if (depth >= maximumDepth) return redactedMarker;
     if (Array.isArray(current)) return current.map((item) => walk(item, depth + 1));
@@ -52,7 +77,7 @@ export function redactSecretsInValue<Value>(value: Value, secrets: readonly (str
     if (prototype !== Object.prototype && prototype !== null) return current;
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(current)) {
-      Object.defineProperty(copy, redactSecrets(key, secrets), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, redact(key), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
     }
     return copy;
   };
