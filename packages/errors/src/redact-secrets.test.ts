@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactKnownSecretsInValue, redactSecrets, redactSecretsInValue } from "./redact-secrets.js";
+import { redactKnownSecrets, redactKnownSecretsInValue, redactSecrets, redactSecretsInValue } from "./redact-secrets.js";
 
 const credential = "sk-proj-4fGh8Kq2Zx7Lm9Np3Rt5Vw1Yb6Cd0Ef";
 
@@ -31,6 +31,12 @@ describe("redactSecrets", () => {
     ];
     for (const shape of shapes) expect(redactSecrets(`bad key ${shape}, retry`)).toBe("bad key [redacted], retry");
     expect(redactSecrets("sent Authorization: Bearer eyJhbGciOi.J9xYz")).toBe("sent Authorization: Bearer [redacted]");
+  });
+
+  it("finds echoes at the start, between non-ASCII text and one character apart", () => {
+    expect(redactKnownSecrets(`${credential.slice(0, 12)} 🙂 é`, [credential])).toBe("[redacted] 🙂 é");
+    expect(redactKnownSecrets(`🙂${credential.slice(8, 19)}🙂${credential.slice(20, 31)}`, [credential])).toBe("🙂[redacted]🙂[redacted]");
+    expect(redactKnownSecrets(`a ${credential.slice(8, 17)} b`, [credential])).toBe(`a ${credential.slice(8, 17)} b`);
   });
 
   it("is linear enough for long texts", () => {

@@ -84,19 +84,46 @@ function redactStringsInValue<Value>(value: Value, redact: (text: string) => str
   return walk(value, 0) as Value;
 }
 
-/** Replaces the secret and each run of its characters of the minimum length (merged when they touch or overlap). */
+/** Multiplier of the rolling hash over windows of {@link secretEchoMinimumLength} characters (the 32-bit FNV prime). */
+const hashBase = 0x01000193;
+
+/** `hashBase` to the power of the window length minus one (mod 2^32): what the character leaving a window contributed. */
+const leavingFactor = (() => {
+  let factor = 1;
+  for (let index = 1; index < secretEchoMinimumLength; index += 1) factor = Math.imul(factor, hashBase);
+  return factor;
+})();
+
+/** The rolling hash of the window of {@link secretEchoMinimumLength} characters starting at `start`. */
+function windowHash(text: string, start: number): number {
+  let hash = 0;
+  for (let index = start; index < start + secretEchoMinimumLength; index += 1) hash = (Math.imul(hash, hashBase) + text.charCodeAt(index)) | 0;
+  return hash;
+}
+
+/**
+ * Replaces the secret and each run of its characters of the minimum length (merged when they
+ * touch or overlap). The text's windows are compared by a rolling hash first, so a long text
+ * (a tool result of megabytes) costs a few nanoseconds per character, not a substring each.
+ */
 function redactEchoes(text: string, secret: string): string {
   if (secret.length < secretEchoMinimumLength) return text.split(secret).join(redactedMarker);
   if (text.length < secretEchoMinimumLength) return text;
   const window = secretEchoMinimumLength;
   const runs = new Set<string>();
-  for (let start = 0; start + window <= secret.length; start += 1) runs.add(secret.slice(start, start + window));
+  const hashes = new Set<number>();
+  for (let start = 0; start + window <= secret.length; start += 1) {
+    runs.add(secret.slice(start, start + window));
+    hashes.add(windowHash(secret, start));
+  }
   let result = "";
   let copiedUpTo = 0;
   let coveredUpTo = -1;
   let runStart = -1;
+  let hash = windowHash(text, 0);
   for (let start = 0; start + window <= text.length; start += 1) {
-    if (!runs.has(text.slice(start, start + window))) continue;
+    if (start > 0) hash = (Math.imul(hash - Math.imul(text.charCodeAt(start - 1), leavingFactor), hashBase) + text.charCodeAt(start + window - 1)) | 0;
+    if (!hashes.has(hash) || !runs.has(text.slice(start, start + window))) continue;
     if (start > coveredUpTo) {
       if (runStart !== -1) {
         result += text.slice(copiedUpTo, runStart) + redactedMarker;

@@ -202,9 +202,13 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
   };
 }
 
-/** Every credential the gateway may have sent the server: the snapshot's, and one refreshed since. */
-function credentialsOf(server: SnapshotMcpServer, connection: Connection): (string | null)[] {
-  return [server.accessToken, connection.server.accessToken, connection.lastToken];
+/** Every credential the gateway may have sent the server (the snapshot's, and one refreshed since), each once. */
+function credentialsOf(server: SnapshotMcpServer, connection: Connection): string[] {
+  const credentials: string[] = [];
+  for (const credential of [server.accessToken, connection.server.accessToken, connection.lastToken]) {
+    if (credential !== null && !credentials.includes(credential)) credentials.push(credential);
+  }
+  return credentials;
 }
 
 /** Prompt arguments are strings on the wire: anything else is refused before the call. */
