@@ -54,7 +54,7 @@ const createdIssues: { title: unknown; token: string | undefined }[] = [];
 const ticketsTokens: (string | undefined)[] = [];
 const clients: Client[] = [];
 /** What the gateway logged, with the level. */
-const logged: { level: "info" | "error"; message: string }[] = [];
+const logged: { level: "info" | "error"; message: string; fields?: Record<string, unknown> }[] = [];
 
 /** An official MCP client on the gateway's endpoint; `legacy` speaks 2025-11-25 (`initialize`), `auto` the 2026-07-28 revision. */
 async function connect(credential: string, mode: "legacy" | "auto" = "auto"): Promise<Client> {
@@ -202,8 +202,8 @@ beforeAll(async () => {
   crashy = await startCrashingMcpServer();
 
   const logger = {
-    info: (message: string) => void logged.push({ level: "info", message }),
-    error: (message: string) => void logged.push({ level: "error", message }),
+    info: (message: string, fields?: Record<string, unknown>) => void logged.push({ level: "info", message, ...(fields === undefined ? {} : { fields }) }),
+    error: (message: string, _error?: unknown, fields?: Record<string, unknown>) => void logged.push({ level: "error", message, ...(fields === undefined ? {} : { fields }) }),
   };
   gateway = await startGateway({
     env: { GATEWAY_SECRET_KEY: secretKey },
@@ -588,6 +588,7 @@ describe("the MCP endpoint", () => {
 
   it("logs a client's malformed requests below error (they are the client's mistake), with their request id", async () => {
     const before = logged.length;
+    const requestIds: string[] = [];
     for (const body of [{ jsonrpc: "2.0", id: 1, method: 5 }, { jsonrpc: "1.0", id: 2, method: "tools/list" }]) {
       const response = await fetch(`${gateway.url}/mcp`, {
         method: "POST",
@@ -596,10 +597,13 @@ describe("the MCP endpoint", () => {
       });
       expect(response.status).toBeGreaterThanOrEqual(400);
       expect(response.status).toBeLessThan(500);
+      requestIds.push(response.headers.get("x-request-id")!);
       await response.text();
     }
     const lines = logged.slice(before);
     expect(lines.filter((line) => line.level === "error")).toEqual([]);
-    expect(lines.filter((line) => line.level === "info" && line.message === "The MCP endpoint refused a request.").length).toBeGreaterThanOrEqual(1);
+    const refused = lines.filter((line) => line.level === "info" && line.message === "The MCP endpoint refused a request.");
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const line of refused) expect(requestIds).toContain(line.fields?.request_id);
   });
 });
