@@ -8,7 +8,7 @@ import {
   loadControlPlaneSnapshot,
   readControlPlaneVersion,
 } from "@gateway/db";
-import { type SnapshotHolder, type UsageQueue, controlPlaneChannelName, createSnapshotHolder, createUsageQueue, runListModels } from "@gateway/pipeline";
+import { type SnapshotHolder, type UsageQueue, authenticateMcpCaller, controlPlaneChannelName, createSnapshotHolder, createUsageQueue, runListModels } from "@gateway/pipeline";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSilentLogger } from "../src/dashboard-logger.js";
@@ -22,11 +22,11 @@ if (!redisUrl && process.env.CI) throw new Error("TEST_REDIS_URL must be set in 
 if (!redisUrl) console.warn("TEST_REDIS_URL is not set: the dashboard's Redis announcement test is SKIPPED.");
 
 describe("which audited actions are control-plane writes", () => {
-  it("announces key, project, connection, route, policy, budget, limit, team, member and organization changes only", () => {
-    for (const action of ["api_key.created", "api_key.revoked", "project.deleted", "connection.updated", "route.created", "policy.updated", "budget.deleted", "rate_limit.created", "team.member_added", "member.removed", "organization.updated", "invitation.accepted"]) {
+  it("announces key, project, connection, route, policy, budget, limit, team, member, organization and MCP server and token changes only", () => {
+    for (const action of ["api_key.created", "api_key.revoked", "project.deleted", "connection.updated", "route.created", "policy.updated", "budget.deleted", "rate_limit.created", "team.member_added", "member.removed", "organization.updated", "invitation.accepted", "mcp_server.created", "mcp_server.deleted", "mcp_token.issued", "mcp_token.revoked"]) {
       expect(isControlPlaneAction(action), action).toBe(true);
     }
-    for (const action of ["auth.login", "auth.logout", "connection.tested", "invitation.created", "telemetry_destination.updated", "notification_channel.created", "mcp_server.created"]) {
+    for (const action of ["auth.login", "auth.logout", "connection.tested", "invitation.created", "telemetry_destination.updated", "notification_channel.created"]) {
       expect(isControlPlaneAction(action), action).toBe(false);
     }
   });
@@ -172,6 +172,20 @@ describe("in-process gateway refresh (pnpm start)", () => {
     expect(listModels(key.body.secret)).toBe(401);
     expect(changes.at(-1)).toEqual({ action: "api_key.revoked", version: await readControlPlaneVersion(harness.database) });
     expect(snapshots.current().version).toBe(changes.at(-1)!.version);
+  });
+
+  it("serves an MCP token issued through the dashboard and refuses it right after the DELETE answers, as API keys are", async () => {
+    const project = await harness.request("POST", "/api/projects", { cookie, body: { name: "mcp" } });
+    const key = await harness.request("POST", "/api/api-keys", { cookie, body: { name: "k", project_id: project.body.id } });
+    const token = await harness.request("POST", "/api/mcp/tokens", { cookie, body: { name: "my IDE", api_key_id: key.body.id } });
+    expect(token.status).toBe(201);
+    const headers = { authorization: `Bearer ${token.body.token}` };
+    expect(authenticateMcpCaller(headers, snapshots.current()).mcpToken?.id).toBe(token.body.id);
+
+    const revoked = await harness.request("DELETE", `/api/mcp/tokens/${token.body.id}`, { cookie });
+    expect(revoked.status).toBe(200);
+    expect(() => authenticateMcpCaller(headers, snapshots.current())).toThrow(expect.objectContaining({ code: "invalid_gateway_api_key" }));
+    expect(changes.at(-1)).toMatchObject({ action: "mcp_token.revoked" });
   });
 
   it("never fails the write when the in-process refresh fails", async () => {

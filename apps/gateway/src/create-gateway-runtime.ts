@@ -44,6 +44,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
+import { describeError } from "./logging/create-gateway-logger.js";
 import { type GatewayTracing, createGatewayTracing } from "./observability/create-gateway-tracing.js";
 
 /** Minimal logger: errors and notices (never secrets); `fields` are structured context (ids, counts). */
@@ -409,7 +410,9 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         upstream,
         publicUrl: settings.publicUrl,
         allowedOrigins: settings.mcpAllowedOrigins ?? [],
-        onError: (message, error) => logger.error(message, error),
+        onError: (message, error, requestId) => logger.error(message, error, requestId === undefined ? undefined : { request_id: requestId }),
+        // A client's malformed request is not the gateway's failure: any key holder could flood the error log with them.
+        onClientError: (message, error, requestId) => logger.info(message, { request_id: requestId, err: describeError(error) }),
       });
       return { ...gateway, close: async () => void (await Promise.all([gateway.close(), upstream.close()])) };
     }));

@@ -49,7 +49,7 @@ const responsesRequest = z.looseObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(z.looseObject({}))]).optional().describe("A string, or input items; may be left out with previous_response_id"),
   instructions: z.string().nullable().optional(),
-  previous_response_id: z.string().nullable().optional().describe("Continue a stored response of the same project"),
+  previous_response_id: z.string().nullable().optional().describe("Continue a stored response of the same project (an unknown one: 400 previous_response_not_found)"),
   store: z.boolean().nullable().optional().describe("Store the answer (default: the project's content-capture setting; refused where the project does not capture content)"),
   stream: z.boolean().nullable().optional(),
   metadata: z.record(z.string(), z.string()).nullable().optional(),
@@ -215,7 +215,7 @@ export function buildGatewayOpenApiDocument(options: { version?: string } = {}):
             { name: "after", in: "query", required: false, schema: { type: "string" } },
           ],
           responses: {
-            "200": { description: "The input items of a stored response.", headers: requestIdHeader, content: json("InputItemList") },
+            "200": { description: "The input items of a stored response, in OpenAI's item shapes (typed messages, function calls and outputs with id and status).", headers: requestIdHeader, content: json("InputItemList") },
             ...errorResponses([400, 401, 404, 500], "GatewayError"),
           },
         },

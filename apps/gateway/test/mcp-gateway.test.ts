@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningGateway, startGateway } from "../src/start-gateway.js";
 import { type MockProvider, startMockProvider } from "./support/mock-provider.js";
 import { type CrashingMcpServer, startCrashingMcpServer } from "./support/start-crashing-mcp-server.js";
-import { createRecordingLogger, createTemporaryDirectory } from "./support/temporary-directory.js";
+import { createTemporaryDirectory } from "./support/temporary-directory.js";
 
 // One gateway on a real SQLite database (triggers, snapshot reloads, grant writes), three MCP
 // servers (one behind a local OAuth authorization server), one in a process that crashes, and a
@@ -53,6 +53,8 @@ let ticketsServerId: string;
 const createdIssues: { title: unknown; token: string | undefined }[] = [];
 const ticketsTokens: (string | undefined)[] = [];
 const clients: Client[] = [];
+/** What the gateway logged, with the level. */
+const logged: { level: "info" | "error"; message: string; fields?: Record<string, unknown> }[] = [];
 
 /** An official MCP client on the gateway's endpoint; `legacy` speaks 2025-11-25 (`initialize`), `auto` the 2026-07-28 revision. */
 async function connect(credential: string, mode: "legacy" | "auto" = "auto"): Promise<Client> {
@@ -199,7 +201,10 @@ beforeAll(async () => {
   });
   crashy = await startCrashingMcpServer();
 
-  const logger = createRecordingLogger();
+  const logger = {
+    info: (message: string, fields?: Record<string, unknown>) => void logged.push({ level: "info", message, ...(fields === undefined ? {} : { fields }) }),
+    error: (message: string, _error?: unknown, fields?: Record<string, unknown>) => void logged.push({ level: "error", message, ...(fields === undefined ? {} : { fields }) }),
+  };
   gateway = await startGateway({
     env: { GATEWAY_SECRET_KEY: secretKey },
     settings: {
@@ -520,5 +525,85 @@ describe("the MCP endpoint", () => {
     } finally {
       provider.override(null);
     }
+  });
+
+  it("answers a tool or prompt its server did not list from the catalog (-32602 tool_not_found), without calling the server", async () => {
+    const client = await connect(apiKey.secret);
+    const callsBefore = docs.handler.requests.filter((request) => request.method === "tools/call" || request.method === "prompts/get").length;
+    const tool = await protocolErrorOf(client.callTool({ name: "docs__no_such_tool", arguments: {} }));
+    expect(tool.code).toBe(-32602);
+    expect(tool.data).toMatchObject({ code: "tool_not_found" });
+    const prompt = await protocolErrorOf(client.getPrompt({ name: "docs__no_such_prompt", arguments: {} }));
+    expect(prompt.data).toMatchObject({ code: "tool_not_found" });
+    expect(docs.handler.requests.filter((request) => request.method === "tools/call" || request.method === "prompts/get")).toHaveLength(callsBefore);
+    // A listed tool is still called.
+    expect(textOf(await client.callTool({ name: "docs__search", arguments: { query: "listed" } }))).toBe("docs about listed");
+  });
+
+  it("never hands a caller the bearer credential it stores for a server, in a result, a list or an error", async () => {
+    const bearer = `vault-credential-${randomBytes(12).toString("hex")}`;
+    let received: string | undefined;
+    const vault = await startLocalMcpServer({
+      name: "vault",
+      authorize: (token) => {
+        received = token;
+        return token === bearer;
+      },
+      tools: [
+        {
+          name: "whoami",
+          description: `Echoes its caller (for example ${bearer}).`,
+          handler: () => ({
+            content: [{ type: "text", text: `You sent Bearer ${received}; its tail is ${received!.slice(8)}. Example key in a doc: sk-test-AbCdEfGhIjKlMn.` }],
+            structuredContent: { token: received, nested: [received!.slice(0, 20)] },
+          }),
+        },
+        {
+          name: "fail",
+          handler: () => {
+            throw new ProtocolError(-32602, `Invalid token ${received}`, { token: received });
+          },
+        },
+      ],
+    });
+    const record = await createMcpServer(database, { organizationId, name: "vault", url: vault.url, transport: "streamable_http", authKind: "bearer", bearerToken: bearer }, { secretBox: gateway.secretBox });
+    try {
+      await gateway.runtime.snapshots.refresh();
+      const client = await connect(apiKey.secret);
+      const listed = (await client.listTools()).tools.find((tool) => tool.name === "vault__whoami")!;
+      expect(listed.description).toBe("Echoes its caller (for example [redacted]).");
+      const result = await client.callTool({ name: "vault__whoami", arguments: {} });
+      expect(received).toBe(bearer);
+      expect(textOf(result)).toBe("You sent Bearer [redacted]; its tail is [redacted]. Example key in a doc: sk-test-AbCdEfGhIjKlMn.");
+      expect(result.structuredContent).toEqual({ token: "[redacted]", nested: ["[redacted]"] });
+      const failed = await protocolErrorOf(client.callTool({ name: "vault__fail", arguments: {} }));
+      expect(JSON.stringify({ message: failed.message, data: failed.data })).not.toContain(bearer.slice(6, 20));
+      expect(failed.message).toContain("Invalid token [redacted]");
+    } finally {
+      await deleteMcpServer(database, organizationId, record.id);
+      await gateway.runtime.snapshots.refresh();
+      await vault.close();
+    }
+  });
+
+  it("logs a client's malformed requests below error (they are the client's mistake), with their request id", async () => {
+    const before = logged.length;
+    const requestIds: string[] = [];
+    for (const body of [{ jsonrpc: "2.0", id: 1, method: 5 }, { jsonrpc: "1.0", id: 2, method: "tools/list" }]) {
+      const response = await fetch(`${gateway.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      requestIds.push(response.headers.get("x-request-id")!);
+      await response.text();
+    }
+    const lines = logged.slice(before);
+    expect(lines.filter((line) => line.level === "error")).toEqual([]);
+    const refused = lines.filter((line) => line.level === "info" && line.message === "The MCP endpoint refused a request.");
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const line of refused) expect(requestIds).toContain(line.fields?.request_id);
   });
 });

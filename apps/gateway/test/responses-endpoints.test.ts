@@ -10,7 +10,9 @@ import {
   openAiContentFrames,
   openAiHandler,
   responsesHandler,
+  responsesObject,
   sendEvents,
+  sseFrame,
   startWireProvider,
 } from "./support/wire-format-providers.js";
 
@@ -189,17 +191,18 @@ describe.each(routes)("POST /v1/responses with the openai client: $name", (route
     }
 
     const items = await openai.responses.inputItems.list(second.id, { order: "asc" });
-    expect(items.data.map((item) => item.type)).toEqual(calls.map(() => "function_call_output"));
-    expect(items.data.every((item) => typeof item.id === "string" && item.id !== "")).toBe(true);
+    expect(items.data).toEqual(
+      calls.map((call) => ({ id: expect.stringMatching(/^fco_[0-9a-f]{32}$/), type: "function_call_output", call_id: call.call_id, output: '{"temperature":21}', status: "completed" })),
+    );
 
     // Another project never sees it, nor continues it.
     await expect(otherProject.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
-    await expect(otherProject.responses.create({ model: route.model, previous_response_id: second.id, input: "Go on" })).rejects.toMatchObject({ status: 404 });
+    await expect(otherProject.responses.create({ model: route.model, previous_response_id: second.id, input: "Go on" })).rejects.toMatchObject({ status: 400, code: "previous_response_not_found" });
     await expect(otherProject.responses.delete(second.id)).rejects.toMatchObject({ status: 404 });
 
     await openai.responses.delete(second.id);
     await expect(openai.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
-    await expect(openai.responses.create({ model: route.model, previous_response_id: second.id, input: "Go on" })).rejects.toMatchObject({ status: 404, code: "not_found" });
+    await expect(openai.responses.create({ model: route.model, previous_response_id: second.id, input: "Go on" })).rejects.toMatchObject({ status: 400, code: "previous_response_not_found" });
   });
 });
 
@@ -260,6 +263,75 @@ describe("POST /v1/responses: conversation state and failures", () => {
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_event, index) => index));
     const event = await gateway.eventFor(requestIdOf(response));
     expect(event).toMatchObject({ endpoint: "responses", status, errorCode: code });
+    expect(event.outputTokens).toBeGreaterThan(0);
+  });
+
+  it("lists input items in OpenAI's item shapes: a short-form message as a typed message with input_text, function calls with fc_ ids and status", async () => {
+    const answer = await openai.responses.create({
+      model: chatModel,
+      input: [
+        { role: "user", content: "First" },
+        { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+        { type: "function_call_output", call_id: "call_1", output: '{"temperature":21}' },
+        { role: "assistant", content: "It is 21 degrees." },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "Second" }] },
+        { role: "user", content: "Third", id: "msg_mine" },
+      ] as OpenAI.Responses.ResponseInput,
+    });
+    const items = await openai.responses.inputItems.list(answer.id, { order: "asc" });
+    expect(items.data).toEqual([
+      { id: expect.stringMatching(/^msg_/), type: "message", role: "user", content: [{ type: "input_text", text: "First" }] },
+      { id: expect.stringMatching(/^fc_/), type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" },
+      { id: expect.stringMatching(/^fco_/), type: "function_call_output", call_id: "call_1", output: '{"temperature":21}', status: "completed" },
+      { id: expect.stringMatching(/^msg_/), type: "message", role: "assistant", content: [{ type: "output_text", text: "It is 21 degrees.", annotations: [] }], status: "completed" },
+      { id: expect.stringMatching(/^msg_/), type: "message", role: "user", content: [{ type: "input_text", text: "Second" }] },
+      { id: "msg_mine", type: "message", role: "user", content: [{ type: "input_text", text: "Third" }] },
+    ]);
+    expect(items.has_more).toBe(false);
+    // Ids are stable: paging after one lists the rest.
+    const rest = await openai.responses.inputItems.list(answer.id, { order: "asc", after: items.data[1]!.id });
+    expect(rest.data.map((item) => item.id)).toEqual(items.data.slice(2).map((item) => item.id));
+  });
+
+  it("an unknown previous_response_id answers as OpenAI does: 400 previous_response_not_found", async () => {
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${testApiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: chatModel, input: "Go on", previous_response_id: "resp_missing" }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { message: "Previous response with id 'resp_missing' not found.", type: "invalid_request_error", param: "previous_response_id", code: "previous_response_not_found" },
+      request_id: requestIdOf(response),
+    });
+  });
+
+  it("native: the provider's own error event mid-stream is relayed and followed by response.failed; the partial usage is billed", async () => {
+    const item = { id: "msg_native_fail", type: "message", status: "in_progress", role: "assistant", content: [] };
+    const providerError = { type: "error", sequence_number: 3, code: "server_error", message: "The server had an error while processing your request.", param: null };
+    responsesUpstream.use((request, response) =>
+      void sendEvents(response, [
+        sseFrame({ type: "response.created", sequence_number: 0, response: responsesObject({ id: "resp_native_fail", model: "gpt-4.1-mini", status: "in_progress", output: [], request: request.body as Record<string, unknown> }) }, "response.created"),
+        sseFrame({ type: "response.output_item.added", sequence_number: 1, output_index: 0, item }, "response.output_item.added"),
+        sseFrame({ type: "response.output_text.delta", sequence_number: 2, item_id: item.id, output_index: 0, content_index: 0, delta: "Partial", logprobs: [] }, "response.output_text.delta"),
+        sseFrame(providerError, "error"),
+      ]),
+    );
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${testApiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: nativeModel, input: "Hi", stream: true, store: false }),
+    });
+    expect(response.status).toBe(200);
+    const blocks = (await response.text()).split("\n\n").filter((block) => block.trim() !== "");
+    const events = blocks.map((block) => JSON.parse(block.split("\n").find((line) => line.startsWith("data: "))!.slice(6)) as Record<string, any>);
+    expect(events.map((event) => event.type)).toEqual(["response.created", "response.output_item.added", "response.output_text.delta", "error", "response.failed"]);
+    expect(blocks.at(-1)).toMatch(/^event: response.failed\n/);
+    expect(events.at(-2)).toEqual(providerError);
+    expect(events.at(-1)!.response).toMatchObject({ id: "resp_native_fail", status: "failed", store: false, error: { code: "server_error" } });
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_event, index) => index));
+    const event = await gateway.eventFor(requestIdOf(response));
+    expect(event).toMatchObject({ endpoint: "responses", status: 502, errorCode: "upstream_error" });
     expect(event.outputTokens).toBeGreaterThan(0);
   });
 

@@ -6,6 +6,8 @@ export const errorStatusByCode = {
   // 400
   invalid_request: 400,
   unsupported_feature: 400,
+  // The Responses API's `previous_response_id` names no stored response the caller can continue (OpenAI's code).
+  previous_response_not_found: 400,
   // 401
   invalid_gateway_api_key: 401,
   unauthenticated: 401,

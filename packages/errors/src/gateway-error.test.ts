@@ -17,6 +17,7 @@ describe("code to status table", () => {
   it.each([
     ["invalid_request", 400],
     ["unsupported_feature", 400],
+    ["previous_response_not_found", 400],
     ["invalid_gateway_api_key", 401],
     ["permission_denied", 403],
     ["model_not_allowed", 403],

@@ -102,6 +102,8 @@ function defaultMessage(code: ErrorCode): string {
       return "The request is invalid.";
     case "unsupported_feature":
       return "The request uses a feature that this model or provider does not support.";
+    case "previous_response_not_found":
+      return "The previous response was not found.";
     case "invalid_gateway_api_key":
       return "Missing, invalid, expired or revoked gateway API key.";
     case "unauthenticated":

@@ -18,4 +18,4 @@ export {
   anthropicErrorType,
 } from "./render-error.js";
 export type { GatewayErrorBody, AnthropicErrorBody, DashboardErrorBody } from "./render-error.js";
-export { redactSecrets, redactSecretsInValue, redactedMarker, secretEchoMinimumLength } from "./redact-secrets.js";
+export { redactKnownSecrets, redactKnownSecretsInValue, redactSecrets, redactSecretsInValue, redactedMarker, secretEchoMinimumLength } from "./redact-secrets.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets, redactSecretsInValue } from "./redact-secrets.js";
+import { redactKnownSecrets, redactKnownSecretsInValue, redactSecrets, redactSecretsInValue } from "./redact-secrets.js";
 
 const credential = "sk-proj-4fGh8Kq2Zx7Lm9Np3Rt5Vw1Yb6Cd0Ef";
 
@@ -33,6 +33,12 @@ describe("redactSecrets", () => {
     expect(redactSecrets("sent Authorization: Bearer eyJhbGciOi.J9xYz")).toBe("sent Authorization: Bearer [redacted]");
   });
 
+  it("finds echoes at the start, between non-ASCII text and one character apart", () => {
+    expect(redactKnownSecrets(`${credential.slice(0, 12)} 🙂 é`, [credential])).toBe("[redacted] 🙂 é");
+    expect(redactKnownSecrets(`🙂${credential.slice(8, 19)}🙂${credential.slice(20, 31)}`, [credential])).toBe("🙂[redacted]🙂[redacted]");
+    expect(redactKnownSecrets(`a ${credential.slice(8, 17)} b`, [credential])).toBe(`a ${credential.slice(8, 17)} b`);
+  });
+
   it("is linear enough for long texts", () => {
     const text = "a".repeat(200_000) + credential.slice(9, 30);
     expect(redactSecrets(text, [credential]).endsWith("[redacted]")).toBe(true);
@@ -46,5 +52,21 @@ describe("redactSecretsInValue", () => {
     expect(JSON.stringify(redacted)).not.toContain(credential.slice(8, 18));
     expect(redacted).toEqual({ error: { message: "bad [redacted]", details: ["x [redacted]"], "[redacted]": 1 }, code: 401 });
     expect(body.error.message).toBe(`bad ${credential.slice(8)}`);
+  });
+});
+
+describe("redactKnownSecretsInValue", () => {
+  it("removes the given secret and its echoes from every string, and leaves other key-like text alone", () => {
+    const result = { content: [{ type: "text", text: `you sent Bearer ${credential}; tail ${credential.slice(9)}; a doc shows sk-test-AbCdEfGhIjKl` }], structuredContent: { token: credential } };
+    expect(redactKnownSecretsInValue(result, [credential])).toEqual({
+      content: [{ type: "text", text: "you sent Bearer [redacted]; tail [redacted]; a doc shows sk-test-AbCdEfGhIjKl" }],
+      structuredContent: { token: "[redacted]" },
+    });
+    expect(result.structuredContent.token).toBe(credential);
+  });
+
+  it("returns the value itself when there is no secret to look for", () => {
+    const value = { text: "sk-test-AbCdEfGhIjKl" };
+    expect(redactKnownSecretsInValue(value, [null, undefined])).toBe(value);
   });
 });

@@ -28,12 +28,23 @@ const keyShapes = /\b(?:sk-|gsk_|xai-|gak_|gmt_|AIza)[A-Za-z0-9_*.~+/=-]{6,}|\b(
  * Linear in the text for each secret.
  */
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[] = []): string {
+  return redactKnownSecrets(text, secrets).replace(keyShapes, (match: string, scheme: string | undefined) => (scheme === undefined ? redactedMarker : `${scheme} ${redactedMarker}`));
+}
+
+/**
+ * Removes only the given `secrets` from a text: every whole occurrence and every run of at least
+ * {@link secretEchoMinimumLength} characters of one (a partial or masked echo), but not other
+ * key shapes. For content relayed to a caller that may rightly hold key-like text (an MCP tool's
+ * result: a file that documents `Bearer` tokens), where only the gateway's own credential must
+ * never get through. Linear in the text for each secret.
+ */
+export function redactKnownSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
   let redacted = text;
   for (const secret of secrets) {
     if (typeof secret !== "string" || secret.length < shortestRedactedSecret) continue;
     redacted = redactEchoes(redacted, secret);
   }
-  return redacted.replace(keyShapes, (match: string, scheme: string | undefined) => (scheme === undefined ? redactedMarker : `${scheme} ${redactedMarker}`));
+  return redacted;
 }
 
 /**
@@ -43,8 +54,22 @@ export function redactSecrets(text: string, secrets: readonly (string | null | u
  * the value is walked at most `maximumDepth` levels deep (deeper values are replaced by the marker).
  */
 export function redactSecretsInValue<Value>(value: Value, secrets: readonly (string | null | undefined)[] = [], maximumDepth = 64): Value {
+  return redactStringsInValue(value, (text) => redactSecrets(text, secrets), maximumDepth);
+}
+
+/**
+ * {@link redactKnownSecrets} over every string of a JSON-like value (object keys included), as
+ * {@link redactSecretsInValue} walks it (values deeper than `maximumDepth` levels are replaced by
+ * the marker). Returns the value itself when there is no secret to look for.
+ */
+export function redactKnownSecretsInValue<Value>(value: Value, secrets: readonly (string | null | undefined)[], maximumDepth = 256): Value {
+  if (!secrets.some((secret) => typeof secret === "string" && secret.length >= shortestRedactedSecret)) return value;
+  return redactStringsInValue(value, (text) => redactKnownSecrets(text, secrets), maximumDepth);
+}
+
+function redactStringsInValue<Value>(value: Value, redact: (text: string) => string, maximumDepth: number): Value {
   const walk = (current: unknown, depth: number): unknown => {
-    if (typeof current === "string") return redactSecrets(current, secrets);
+    if (typeof current === "string") return redact(current);
     if (typeof current !== "object" || current === null) return current;
     if (depth >= maximumDepth) return redactedMarker;
     if (Array.isArray(current)) return current.map((item) => walk(item, depth + 1));
@@ -52,26 +77,53 @@ export function redactSecretsInValue<Value>(value: Value, secrets: readonly (str
     if (prototype !== Object.prototype && prototype !== null) return current;
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(current)) {
-      Object.defineProperty(copy, redactSecrets(key, secrets), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(copy, redact(key), { value: walk(item, depth + 1), enumerable: true, writable: true, configurable: true });
     }
     return copy;
   };
   return walk(value, 0) as Value;
 }
 
-/** Replaces the secret and each run of its characters of the minimum length (merged when they touch or overlap). */
+/** Multiplier of the rolling hash over windows of {@link secretEchoMinimumLength} characters (the 32-bit FNV prime). */
+const hashBase = 0x01000193;
+
+/** `hashBase` to the power of the window length minus one (mod 2^32): what the character leaving a window contributed. */
+const leavingFactor = (() => {
+  let factor = 1;
+  for (let index = 1; index < secretEchoMinimumLength; index += 1) factor = Math.imul(factor, hashBase);
+  return factor;
+})();
+
+/** The rolling hash of the window of {@link secretEchoMinimumLength} characters starting at `start`. */
+function windowHash(text: string, start: number): number {
+  let hash = 0;
+  for (let index = start; index < start + secretEchoMinimumLength; index += 1) hash = (Math.imul(hash, hashBase) + text.charCodeAt(index)) | 0;
+  return hash;
+}
+
+/**
+ * Replaces the secret and each run of its characters of the minimum length (merged when they
+ * touch or overlap). The text's windows are compared by a rolling hash first, so a long text
+ * (a tool result of megabytes) costs a few nanoseconds per character, not a substring each.
+ */
 function redactEchoes(text: string, secret: string): string {
   if (secret.length < secretEchoMinimumLength) return text.split(secret).join(redactedMarker);
   if (text.length < secretEchoMinimumLength) return text;
   const window = secretEchoMinimumLength;
   const runs = new Set<string>();
-  for (let start = 0; start + window <= secret.length; start += 1) runs.add(secret.slice(start, start + window));
+  const hashes = new Set<number>();
+  for (let start = 0; start + window <= secret.length; start += 1) {
+    runs.add(secret.slice(start, start + window));
+    hashes.add(windowHash(secret, start));
+  }
   let result = "";
   let copiedUpTo = 0;
   let coveredUpTo = -1;
   let runStart = -1;
+  let hash = windowHash(text, 0);
   for (let start = 0; start + window <= text.length; start += 1) {
-    if (!runs.has(text.slice(start, start + window))) continue;
+    if (start > 0) hash = (Math.imul(hash - Math.imul(text.charCodeAt(start - 1), leavingFactor), hashBase) + text.charCodeAt(start + window - 1)) | 0;
+    if (!hashes.has(hash) || !runs.has(text.slice(start, start + window))) continue;
     if (start > coveredUpTo) {
       if (runStart !== -1) {
         result += text.slice(copiedUpTo, runStart) + redactedMarker;

@@ -47,7 +47,7 @@ export {
   servedMcpResourceUri,
 } from "./mcp/mcp-server-directory.js";
 export type { McpServerDirectory } from "./mcp/mcp-server-directory.js";
-export type { McpUpstream, McpUpstreamCall } from "./mcp/mcp-upstream.js";
+export type { McpListedNames, McpUpstream, McpUpstreamCall } from "./mcp/mcp-upstream.js";
 
 // Stages other entry points reuse
 export type { CallerIdentity } from "./stages/authenticate.js";

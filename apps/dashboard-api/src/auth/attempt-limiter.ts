@@ -17,8 +17,10 @@ export interface AttemptLimiterSettings {
 export interface AttemptLimiter {
   /** Seconds until the key may try again; 0 when it may try now. */
   retryAfterSeconds(key: string): number;
-  /** The key's hits inside the window. */
-  count(key: string): number;
+  /** The key's hits inside the window (only those after `since`, epoch ms, when given). */
+  count(key: string, since?: number): number;
+  /** When the key's latest hit inside the window was (epoch ms), or null. */
+  lastHit(key: string): number | null;
   /** Records one hit for the key. */
   hit(key: string): void;
   /** Forgets the key's hits (after a successful login). */
@@ -51,8 +53,15 @@ export function createAttemptLimiter(settings: AttemptLimiterSettings): AttemptL
       const oldestRelevant = list[list.length - settings.limit]!;
       return Math.max(1, Math.ceil((oldestRelevant + settings.windowMs - now()) / 1000));
     },
-    count(key) {
-      return recent(key).length;
+    count(key, since) {
+      const list = recent(key);
+      if (since === undefined) return list.length;
+      let after = 0;
+      for (let index = list.length - 1; index >= 0 && list[index]! > since; index -= 1) after += 1;
+      return after;
+    },
+    lastHit(key) {
+      return recent(key).at(-1) ?? null;
     },
     hit(key) {
       sweep();

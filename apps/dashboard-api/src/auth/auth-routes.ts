@@ -66,7 +66,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
           throw new GatewayError("too_many_attempts", { message: "Too many failed login attempts; try again later.", retryAfter: wait });
         }
         // An account under attack from other addresses is slowed down, never locked: its owner still gets in.
-        const delayMs = services.loginThrottle.delayMs(email);
+        const delayMs = services.loginThrottle.delayMs(email, address);
         if (delayMs > 0) await sleep(delayMs);
         const user = await findUserByEmail(services.database, email);
         const passwordMatches = await verifyPassword(body.password, user?.passwordHash ?? (await getDummyHash()));

@@ -27,15 +27,15 @@ describe("createLoginThrottle", () => {
     const throttle = createLoginThrottle({ ...settings, now: () => now });
     const delays: number[] = [];
     for (let attempt = 0; attempt < 9; attempt += 1) {
-      delays.push(throttle.delayMs("ada@example.com"));
+      delays.push(throttle.delayMs("ada@example.com", "198.51.100.7"));
       throttle.failed("ada@example.com", `203.0.113.${attempt}`);
     }
     expect(delays).toEqual([0, 0, 0, 0, 100, 200, 400, 800, 1000]);
-    expect(throttle.delayMs("bob@example.com")).toBe(0);
+    expect(throttle.delayMs("bob@example.com", "198.51.100.7")).toBe(0);
     // Every address failed once only: none is blocked, so the owner's right password still gets checked.
     expect(throttle.retryAfterSeconds("ada@example.com", "198.51.100.7")).toBe(0);
     now += 60_000;
-    expect(throttle.delayMs("ada@example.com")).toBe(0);
+    expect(throttle.delayMs("ada@example.com", "198.51.100.7")).toBe(0);
   });
 
   it("forgets an address's failures on an account after it logged in", () => {
@@ -45,5 +45,24 @@ describe("createLoginThrottle", () => {
     throttle.failed("ada@example.com", "203.0.113.9");
     throttle.failed("ada@example.com", "203.0.113.9");
     expect(throttle.retryAfterSeconds("ada@example.com", "203.0.113.9")).toBe(0);
+  });
+
+  it("clears the account's slow-down for the address that logged in, not for the others; later failures slow it down again", () => {
+    let now = 1_000_000;
+    const throttle = createLoginThrottle({ ...settings, now: () => now });
+    for (let attempt = 0; attempt < 7; attempt += 1) {
+      throttle.failed("ada@example.com", `203.0.113.${attempt}`);
+      now += 1;
+    }
+    expect(throttle.delayMs("ada@example.com", "198.51.100.7")).toBe(800);
+    throttle.succeeded("ada@example.com", "198.51.100.7");
+    now += 1;
+    expect(throttle.delayMs("ada@example.com", "198.51.100.7")).toBe(0);
+    expect(throttle.delayMs("ada@example.com", "192.0.2.1")).toBe(800);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      throttle.failed("ada@example.com", "203.0.113.50");
+      now += 1;
+    }
+    expect(throttle.delayMs("ada@example.com", "198.51.100.7")).toBe(200);
   });
 });

@@ -24,16 +24,24 @@ export interface LoginThrottleSettings {
  * Failures on an account from all addresses together never lock it: they slow each further
  * attempt on it down (a delay doubling per failure, capped), so the right password from an
  * address that has not failed still logs in, while guessing from many addresses is slowed.
+ * A successful login clears that slow-down for the address it came from: only failures after it
+ * slow that address's next logins on the account down again.
  * The account key is the normalized email, known or not (no account enumeration through throttling).
  */
 export interface LoginThrottle {
   /** Seconds the address must wait before trying this account again (429); 0 when it may try now. */
   retryAfterSeconds(account: string, address: string): number;
-  /** How long to hold an attempt on the account before its password is checked (0: none). */
-  delayMs(account: string): number;
+  /**
+   * How long to hold an attempt on the account from this address before its password is checked
+   * (0: none): counted from the account's failures since the address last logged in to it.
+   */
+  delayMs(account: string, address: string): number;
   /** Records a failed attempt. */
   failed(account: string, address: string): void;
-  /** Records a successful login: the address's failures on this account are forgotten. */
+  /**
+   * Records a successful login: the address's failures on this account are forgotten, and the
+   * account's slow-down no longer applies to this address (until further failures).
+   */
   succeeded(account: string, address: string): void;
 }
 
@@ -45,6 +53,8 @@ export function createLoginThrottle(settings: LoginThrottleSettings = {}): Login
   const addresses: AttemptLimiter = createAttemptLimiter({ limit: settings.addressFailures ?? 20, windowMs, ...clock });
   // The limit is never reached (only counts are read): accounts are slowed down, not locked.
   const accounts: AttemptLimiter = createAttemptLimiter({ limit: Number.MAX_SAFE_INTEGER, windowMs, ...clock });
+  // When each (account, address) last logged in; kept as long as the failures it discounts.
+  const logins: AttemptLimiter = createAttemptLimiter({ limit: Number.MAX_SAFE_INTEGER, windowMs, ...clock });
   const slowdownAfter = settings.accountSlowdownAfter ?? 5;
   const baseDelayMs = settings.accountDelayMs ?? 250;
   const maxDelayMs = settings.accountMaxDelayMs ?? 8000;
@@ -54,8 +64,9 @@ export function createLoginThrottle(settings: LoginThrottleSettings = {}): Login
     retryAfterSeconds(account, address) {
       return Math.max(pairs.retryAfterSeconds(pairKey(account, address)), addresses.retryAfterSeconds(address));
     },
-    delayMs(account) {
-      const beyond = accounts.count(account) - slowdownAfter;
+    delayMs(account, address) {
+      const loggedInAt = logins.lastHit(pairKey(account, address));
+      const beyond = accounts.count(account, loggedInAt ?? undefined) - slowdownAfter;
       if (beyond < 0) return 0;
       return Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(beyond, 30));
     },
@@ -66,6 +77,8 @@ export function createLoginThrottle(settings: LoginThrottleSettings = {}): Login
     },
     succeeded(account, address) {
       pairs.reset(pairKey(account, address));
+      logins.reset(pairKey(account, address));
+      logins.hit(pairKey(account, address));
     },
   };
 }

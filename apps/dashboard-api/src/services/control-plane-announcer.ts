@@ -14,8 +14,8 @@ export interface ControlPlaneChange {
 /**
  * Audit actions that change what the gateway's control-plane snapshot holds (keys, projects,
  * connections, routes, policies, budgets, rate limits, teams and their members, organization
- * members and the organization). Connection tests and everything else (sessions, invitations
- * still pending, telemetry, notification channels, MCP servers) are not announced.
+ * members, the organization, MCP servers and MCP tokens). Connection tests and everything else
+ * (sessions, invitations still pending, telemetry, notification channels) are not announced.
  */
 const controlPlaneActionPrefixes = [
   "api_key.",
@@ -28,6 +28,8 @@ const controlPlaneActionPrefixes = [
   "team.",
   "member.",
   "organization.",
+  "mcp_server.",
+  "mcp_token.",
 ] as const;
 
 /** Whether an audited action is a control-plane write the gateways must hear about. */

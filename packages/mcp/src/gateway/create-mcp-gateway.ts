@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SnapshotMcpServer } from "@gateway/contracts";
 import { normalizeError } from "@gateway/errors";
@@ -35,8 +36,14 @@ export interface McpGatewaySettings {
   path?: string;
   /** How the gateway's MCP server introduces itself. */
   serverInfo?: { name: string; version: string };
-  /** Told about upstream servers left out of a list and other background failures (never secrets). */
-  onError?: (message: string, error: unknown) => void;
+  /** Told about upstream servers left out of a list, requests the endpoint failed to serve (500) and other background failures (never secrets). */
+  onError?: (message: string, error: unknown, requestId?: string) => void;
+  /**
+   * Told why the endpoint refused a request as the client's mistake (a 4xx from the SDK: a
+   * malformed JSON-RPC message, an unsupported protocol revision, a missing header): a caller
+   * can send these at will, so they are not failures of the gateway (log them below `error`).
+   */
+  onClientError?: (message: string, error: unknown, requestId: string) => void;
 }
 
 /** What the app's HTTP entry knows of a request to the MCP endpoint. */
@@ -68,6 +75,13 @@ interface CallerContext {
 
 const contextKey = "ai-gateway/caller";
 
+/** The request the SDK is serving, for its error reports: collected until the answer's status tells whose mistake they were. */
+interface ServingRequest {
+  requestId: string;
+  /** Reports made while the SDK answered; null once the answer is known (later reports are the gateway's own failures). */
+  reports: unknown[] | null;
+}
+
 /**
  * The MCP endpoint (Streamable HTTP, the official SDK's stateless handler: the 2026-07-28
  * revision and the 2025 revisions with `initialize`, no sessions, so any instance serves any
@@ -87,6 +101,8 @@ export function createMcpGateway(settings: McpGatewaySettings): McpGateway {
   const endpoint = createMcpCallEndpoint({ upstream: settings.upstream });
   const serverInfo = settings.serverInfo ?? { name: "ai-gateway", version: "0.1.0" };
   const report = settings.onError ?? (() => undefined);
+  const reportClientError = settings.onClientError ?? (() => undefined);
+  const serving = new AsyncLocalStorage<ServingRequest>();
 
   const baseUrl = (request: IncomingMessage): string => {
     if (settings.publicUrl) return settings.publicUrl.replace(/\/$/, "");
@@ -212,8 +228,24 @@ export function createMcpGateway(settings: McpGatewaySettings): McpGateway {
 
   const handler = createMcpHandler((context: McpRequestContext) => buildServer(context.authInfo?.extra?.[contextKey] as CallerContext), {
     legacy: "stateless",
-    onerror: (error) => report("The MCP endpoint failed to serve a request.", error),
+    onerror: (error) => {
+      const request = serving.getStore();
+      if (request?.reports) request.reports.push(error);
+      else report("The MCP endpoint failed to serve a request.", error, request?.requestId);
+    },
   });
+
+  /** The SDK's answer to a request, with what it reported on the way: the client's mistakes (4xx) below the gateway's failures (5xx). */
+  const serve = async (request: ServingRequest, webRequest: Request, options: Parameters<typeof handler.fetch>[1]): Promise<Response> => {
+    const answered = await serving.run(request, () => handler.fetch(webRequest, options));
+    const reports = request.reports ?? [];
+    request.reports = null;
+    for (const error of reports) {
+      if (answered.status >= 500) report("The MCP endpoint failed to serve a request.", error, request.requestId);
+      else reportClientError("The MCP endpoint refused a request.", error, request.requestId);
+    }
+    return answered;
+  };
 
   const answer = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
@@ -256,7 +288,7 @@ export function createMcpGateway(settings: McpGatewaySettings): McpGateway {
       const caller: CallerContext = { identity, headers: request.headers, requestId: context.requestId, startedAt: context.startedAt, calls: 0 };
       const authInfo: AuthInfo = { token: "", clientId: identity.apiKey.id, scopes: [], extra: { [contextKey]: caller } };
       const webRequest = toWebRequest(request, { url: `${baseUrl(request)}${request.url ?? path}`, body, signal: abort.signal });
-      const answered = await handler.fetch(webRequest, { authInfo, ...(body === null ? {} : { parsedBody }) });
+      const answered = await serve({ requestId: context.requestId, reports: [] }, webRequest, { authInfo, ...(body === null ? {} : { parsedBody }) });
       await writeWebResponse(answered, response);
     },
     protectedResourceMetadata(request) {

@@ -1,5 +1,5 @@
 import type { SnapshotMcpServer } from "@gateway/contracts";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, redactKnownSecretsInValue } from "@gateway/errors";
 import type { McpUpstream, McpUpstreamCall } from "@gateway/pipeline";
 import { defaultOutboundFetch } from "@gateway/provider-adapters";
 import {
@@ -59,6 +59,8 @@ interface Connection {
   ready: Promise<Client>;
   client: Client;
   closed: boolean;
+  /** The credential last sent upstream (a refreshed one may not be in the snapshot yet). */
+  lastToken: string | null;
 }
 
 /** Hop-by-hop fields of a result: the gateway's own MCP server sets its own. */
@@ -98,11 +100,11 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
       return existing;
     }
     if (existing !== undefined) dropConnection(existing);
-    let lastToken: string | null = null;
     const connection: Connection = {
       key,
       server,
       closed: false,
+      lastToken: null,
       // HTTP+SSE servers predate 2026-07-28 (and a probe over that transport cannot fall back): no probe.
       client: new Client(clientInfo, {
         versionNegotiation: server.transport === "sse" ? { mode: "legacy" } : { mode: "auto", probe: { timeoutMs: settings.listTimeoutMs } },
@@ -113,8 +115,8 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
       server.authKind === "none"
         ? undefined
         : {
-            token: async () => (lastToken = await settings.grants.accessTokenFor(connection.server)) ?? undefined,
-            onUnauthorized: async () => void (lastToken = await settings.grants.renewAfterRejection(connection.server, lastToken)),
+            token: async () => (connection.lastToken = await settings.grants.accessTokenFor(connection.server)) ?? undefined,
+            onUnauthorized: async () => void (connection.lastToken = await settings.grants.renewAfterRejection(connection.server, connection.lastToken)),
           };
     const url = new URL(server.url);
     const transport =
@@ -133,13 +135,19 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
     return connection;
   };
 
-  /** Runs one exchange on the server's connection; a connection that failed under it is replaced next time. */
+  /**
+   * Runs one exchange on the server's connection; a connection that failed under it is replaced
+   * next time. What the server answers (a result, a catalog, an error's text) reaches callers
+   * without the credential the gateway holds for it: a server that echoes the bearer token it
+   * received (or a part of it) never hands it to a caller.
+   */
   const exchange = async <Result>(server: SnapshotMcpServer, run: (client: Client) => Promise<Result>): Promise<Result> => {
     const connection = connect(server);
     try {
-      return await run(await connection.ready);
+      const result = await run(await connection.ready);
+      return server.authKind === "none" ? result : redactKnownSecretsInValue(result, credentialsOf(server, connection));
     } catch (error) {
-      const mapped = mapUpstreamError(error, server, [server.accessToken, connection.server.accessToken]);
+      const mapped = mapUpstreamError(error, server, credentialsOf(server, connection));
       // A crash, a broken stream, an unreachable server: connect again next time. The server's own
       // JSON-RPC error, a timeout, a refused credential or the caller's abort leave it healthy.
       if (GatewayError.isInstance(mapped) && (mapped.code === "service_unavailable" || (mapped.code === "upstream_error" && mapped.details?.jsonrpc_error === undefined))) {
@@ -196,6 +204,15 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
       }));
     },
   };
+}
+
+/** Every credential the gateway may have sent the server (the snapshot's, and one refreshed since), each once. */
+function credentialsOf(server: SnapshotMcpServer, connection: Connection): string[] {
+  const credentials: string[] = [];
+  for (const credential of [server.accessToken, connection.server.accessToken, connection.lastToken]) {
+    if (credential !== null && !credentials.includes(credential)) credentials.push(credential);
+  }
+  return credentials;
 }
 
 /** Prompt arguments are strings on the wire: anything else is refused before the call. */

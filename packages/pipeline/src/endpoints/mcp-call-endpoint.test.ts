@@ -8,7 +8,7 @@ import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
 import { runInferenceCall } from "../call/run-inference-call.js";
 import { authenticateMcpCaller } from "../mcp/authenticate-mcp-caller.js";
 import { compileMcpServerDirectory, parseServedMcpName, parseServedMcpResourceUri, servedMcpResourceTemplate, servedMcpResourceUri } from "../mcp/mcp-server-directory.js";
-import type { McpUpstreamCall } from "../mcp/mcp-upstream.js";
+import type { McpListedNames, McpUpstreamCall } from "../mcp/mcp-upstream.js";
 import { createAdapterRegistry } from "../runtime/adapter-registry.js";
 import { compileSnapshot } from "../runtime/compile-snapshot.js";
 import { hashGatewayApiKey } from "../stages/authenticate.js";
@@ -31,7 +31,14 @@ const narrowedToken = "gmt_narrowed_0123456789abcdefghijk";
 const openToken = "gmt_open_0123456789abcdefghijklmno";
 
 function createHarness(
-  options: { captureContent?: boolean; guardrails?: unknown; deny?: string[]; requestsPerMinute?: number; answer?: (call: McpUpstreamCall) => Promise<unknown> } = {},
+  options: {
+    captureContent?: boolean;
+    guardrails?: unknown;
+    deny?: string[];
+    requestsPerMinute?: number;
+    answer?: (call: McpUpstreamCall) => Promise<unknown>;
+    catalog?: (server: SnapshotMcpServer) => Promise<McpListedNames>;
+  } = {},
 ) {
   const events: UsageEventRecord[] = [];
   const calls: McpUpstreamCall[] = [];
@@ -67,6 +74,7 @@ function createHarness(
         calls.push(call);
         return options.answer ? options.answer(call) : { content: [{ type: "text", text: `called ${call.name}` }], isError: false };
       },
+      ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
     },
   });
   const run = (request: McpCallRequest, credential = testApiKey, requestId = "req_mcp") =>
@@ -175,6 +183,23 @@ describe("MCP calls on the call skeleton (no HTTP)", () => {
     expect(calls).toEqual([]);
     await vi.waitFor(() => expect(events).toHaveLength(6));
     expect(events.map((event) => event.errorCode)).toEqual(["tool_not_found", "tool_not_found", "tool_not_allowed", "tool_not_found", "mcp_authorization_failed", "invalid_gateway_api_key"]);
+  });
+
+  it("refuses a tool or prompt the server's catalog does not list (404 tool_not_found) without calling it; an unreadable catalog lets the call through", async () => {
+    const listed = { tools: [{ name: "create_issue" }], prompts: [{ name: "triage" }] };
+    const { run, events, calls } = createHarness({ catalog: async () => listed });
+    const tool = await errorOf(run({ kind: "tool", name: "tickets__no_such_tool", arguments: {} }));
+    expect(tool).toMatchObject({ code: "tool_not_found", status: 404, message: "Unknown tool: tickets__no_such_tool" });
+    expect((await errorOf(run({ kind: "prompt", name: "tickets__no_such_prompt", arguments: {} }))).code).toBe("tool_not_found");
+    expect(calls).toEqual([]);
+    await run({ kind: "tool", name: "tickets__create_issue", arguments: {} });
+    await run({ kind: "prompt", name: "tickets__triage", arguments: {} });
+    expect(calls.map((call) => call.name)).toEqual(["create_issue", "triage"]);
+    await vi.waitFor(() => expect(events.map((event) => event.errorCode)).toEqual(["tool_not_found", "tool_not_found", null, null]));
+
+    const unreadable = createHarness({ catalog: async () => Promise.reject(new GatewayError("service_unavailable")) });
+    await unreadable.run({ kind: "tool", name: "tickets__anything", arguments: {} });
+    expect(unreadable.calls.map((call) => call.name)).toEqual(["anything"]);
   });
 
   it("runs input guardrails over the arguments and output guardrails over the result", async () => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { guardMcpOutput } from "../mcp/guard-mcp-output.js";
 import { parseServedMcpName, parseServedMcpResourceUri } from "../mcp/mcp-server-directory.js";
-import type { McpUpstream } from "../mcp/mcp-upstream.js";
+import type { McpListedNames, McpUpstream } from "../mcp/mcp-upstream.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { CallerIdentity } from "../stages/authenticate.js";
 import type { CallTarget } from "../stages/call-target.js";
@@ -85,9 +85,33 @@ export function resolveMcpCallTarget(input: { snapshot: CompiledSnapshot; identi
 }
 
 /**
+ * Refuses a tool or prompt the server did not list (404 `tool_not_found`, as for an unknown
+ * server) before the server is called. The catalog is the one the lists are served from (cached
+ * for the upstream's catalog lifetime, so a name a client could have seen is known); when the
+ * server cannot be listed the call goes ahead, and its own answer tells what happened.
+ * Resources are not checked: a resource URI may come from a template.
+ */
+async function assertListed(upstream: McpUpstream, target: McpCallTarget, servedName: string): Promise<void> {
+  if (upstream.catalog === undefined) return;
+  let listed: McpListedNames;
+  try {
+    listed = await upstream.catalog(target.server);
+  } catch {
+    return;
+  }
+  const names = target.kind === "tool" ? listed.tools : listed.prompts;
+  if (names.some((entry) => entry.name === target.upstreamModel)) return;
+  throw new GatewayError("tool_not_found", {
+    message: `Unknown ${target.kind}: ${servedName}`,
+    details: { name: servedName, kind: target.kind, server: target.server.name },
+  });
+}
+
+/**
  * The MCP endpoint's calls (tools/call, prompts/get, resources/read) as an endpoint spec of the
  * one call skeleton: the caller authenticated by the MCP layer (`input.identity`), the call routed
- * to the server that has the name (its own `route`, after the caller's MCP token and policies),
+ * to the server that has the name (its own `route`, after the caller's MCP token and policies;
+ * a tool or prompt the server did not list is refused there, see `assertListed`),
  * input guardrails over the arguments (`mcp_call`), admission (rate limits and concurrency; an MCP
  * call costs nothing, so it reserves nothing), one upstream call bounded by the upstream's own
  * timeout, output guardrails over the result's texts, and one usage event (`endpoint: "mcp"`,
@@ -106,8 +130,9 @@ export function createMcpCallEndpoint(options: { upstream: McpUpstream }): Infer
       return result.data;
     },
     model: (request) => request.name,
-    route(input) {
+    async route(input) {
       const target = resolveMcpCallTarget(input);
+      if (target.kind !== "resource") await assertListed(options.upstream, target, input.request.name);
       return { requestedModel: input.request.name, route: null, targets: [target], maxAttemptsPerTarget: 1, affinityKey: null };
     },
     admission: () => ({ estimatedCostMicros: 0, estimatedTokens: 0 }),

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import { createStreamRenderer } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import type { ResponseStore } from "../runtime/response-store.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { guardResponsesOutput } from "./guard-responses-output.js";
+import { toInputItemResource } from "./input-item-resource.js";
 import { type ResponsesBody, parseResponsesBody } from "./parse-responses-body.js";
 
 type JsonObject = Record<string, unknown>;
@@ -44,7 +44,8 @@ interface ConversationState {
  *   project that does not, nothing is stored, `store: true` is refused (400
  *   `unsupported_feature`, param `store`) and answers report `store: false`.
  * - `previous_response_id` continues a stored response of the same project (one indexed read;
- *   another project's id is not found: 404 `not_found`): the upstream receives the earlier turns'
+ *   an unknown, expired or deleted id, or another project's, is OpenAI's 400
+ *   `previous_response_not_found`, param `previous_response_id`): the upstream receives the earlier turns'
  *   items followed by the new input (`instructions` are not carried over, as in OpenAI's API).
  *   Upstreams are always called with `store: false`, so no provider keeps the conversation.
  * - A stored answer is written before its last byte reaches the caller (the JSON body; a stream's
@@ -89,7 +90,11 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
         // A project that does not capture content has nothing stored to continue (what it stored before is being deleted).
         const found = store === null || !captures ? null : await store.get({ projectId: identity.project.id, id: previousResponseId });
         if (found === null) {
-          throw new GatewayError("not_found", { param: "previous_response_id", message: `Previous response with id '${previousResponseId}' not found.` });
+          // OpenAI's answer: 400 `previous_response_not_found` (an `invalid_request_error`).
+          throw new GatewayError("previous_response_not_found", {
+            param: "previous_response_id",
+            message: `Previous response with id '${previousResponseId.slice(0, 200)}' not found.`,
+          });
         }
         previousConversation = found.conversation;
       }
@@ -157,7 +162,7 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
         createdAt: new Date(createdAt),
         expiresAt: new Date(createdAt + retentionMs),
         response,
-        inputItems: state.inputItems.map((item) => (typeof item.id === "string" ? item : { id: `msg_${randomUUID().replaceAll("-", "")}`, ...item })),
+        inputItems: state.inputItems.map(toInputItemResource),
         conversation: [...state.previousConversation, ...state.inputItems, ...(Array.isArray(response.output) ? (response.output as JsonObject[]) : [])],
       });
     },

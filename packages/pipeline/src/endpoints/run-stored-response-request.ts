@@ -2,6 +2,7 @@ import { GatewayError, normalizeError } from "@gateway/errors";
 import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
 import type { PipelineJsonResponse } from "../call/pipeline-response.js";
 import { renderErrorResponse } from "../call/render-error-response.js";
+import { toInputItemResource } from "./input-item-resource.js";
 import type { ResponseStore } from "../runtime/response-store.js";
 import { authenticate } from "../stages/authenticate.js";
 import type { RequestHeaders } from "../stages/request-headers.js";
@@ -23,7 +24,8 @@ export interface StoredResponseRequestInput {
  * on the gateway's stored responses: authenticated like any call (Bearer key), answered from the
  * caller's project only (a response of another project, an expired one, or any while the project
  * does not capture content, is 404 `not_found`).
- * `input_items` answers OpenAI's list (`data`, `first_id`, `last_id`, `has_more`) with `limit`
+ * `input_items` answers OpenAI's list (`data` in OpenAI's item shapes, see `toInputItemResource`;
+ * `first_id`, `last_id`, `has_more`) with `limit`
  * 1..100 (default 20), `order` `desc` (default) or `asc`, and `after` (an item id). These reads
  * are not inference calls: no provider is called and no usage is recorded.
  */
@@ -70,7 +72,8 @@ function listItems(items: Record<string, unknown>[], query: URLSearchParams): Re
     if (position === -1) throw new GatewayError("invalid_request", { param: "after", message: `'after' names no input item of this response.` });
     ordered = ordered.slice(position + 1);
   }
-  const data = ordered.slice(0, limit);
+  // Items stored before they were kept in OpenAI's shapes are listed in them too (their ids are kept).
+  const data = ordered.slice(0, limit).map(toInputItemResource);
   return {
     object: "list",
     data,

@@ -26,4 +26,16 @@ export interface McpUpstreamCall {
  */
 export interface McpUpstream {
   call(call: McpUpstreamCall): Promise<unknown>;
+  /**
+   * The tools and prompts the server listed (cached by the upstream), when it keeps a catalog:
+   * a call of a name the server did not list is answered from it (`tool_not_found`) without
+   * calling the server.
+   */
+  catalog?(server: SnapshotMcpServer): Promise<McpListedNames>;
+}
+
+/** What {@link McpUpstream.catalog} needs of a server's catalog: the names of its tools and prompts. */
+export interface McpListedNames {
+  tools: readonly { name: string }[];
+  prompts: readonly { name: string }[];
 }

@@ -29,7 +29,9 @@ export interface ResponsesPassthroughRendererOptions {
  *   part, the item, the final response) carries the text the caller actually received; once the
  *   gateway added an event, later events' `sequence_number`s are shifted to stay consecutive;
  * - a failure the gateway detected ends the stream with an `error` event and `response.failed`
- *   (the last response the upstream described, with the items it completed so far).
+ *   (the last response the upstream described, with the items it completed so far);
+ * - the provider's own `error` event goes out as it came (its credential redacted), followed by
+ *   the same `response.failed` (`error.code` in OpenAI's vocabulary).
  * `result()` is the final response object (`response.completed` / `.incomplete`) as sent.
  */
 export function createResponsesPassthroughRenderer(options: ResponsesPassthroughRendererOptions): StreamRenderer {
@@ -88,9 +90,8 @@ export function createResponsesPassthroughRenderer(options: ResponsesPassthrough
     return payload;
   }
 
-  function failureEvents(error: ReturnType<typeof callerSafeError>): SseEvent[] {
-    const first = lastSequence + shift + 1;
-    const errorEvent = { type: "error", sequence_number: first, code: error.code, message: error.message, param: error.param ?? null };
+  /** `response.failed`: the last response the upstream described, with the items it completed so far. */
+  function failedEvent(error: ReturnType<typeof callerSafeError>, sequenceNumber: number): SseEvent {
     const failed: JsonObject = {
       ...(snapshot ?? { object: "response" }),
       status: "failed",
@@ -98,10 +99,13 @@ export function createResponsesPassthroughRenderer(options: ResponsesPassthrough
       output: [...completedItems.entries()].sort(([a], [b]) => a - b).map(([, item]) => item),
     };
     applyOverrides(failed);
-    return [
-      { event: "error", data: JSON.stringify(errorEvent) },
-      { event: "response.failed", data: JSON.stringify({ type: "response.failed", sequence_number: first + 1, response: failed }) },
-    ];
+    return { event: "response.failed", data: JSON.stringify({ type: "response.failed", sequence_number: sequenceNumber, response: failed }) };
+  }
+
+  function failureEvents(error: ReturnType<typeof callerSafeError>): SseEvent[] {
+    const first = lastSequence + shift + 1;
+    const errorEvent = { type: "error", sequence_number: first, code: error.code, message: error.message, param: error.param ?? null };
+    return [{ event: "error", data: JSON.stringify(errorEvent) }, failedEvent(error, first + 1)];
   }
 
   return {
@@ -165,6 +169,8 @@ export function createResponsesPassthroughRenderer(options: ResponsesPassthrough
       }
       sequenced(payload);
       events.push(changed ? { ...frame.source, data: JSON.stringify(payload) } : frame.source);
+      // The provider's own `error` event ends its stream: it goes out as it came, then `response.failed`.
+      if (type === "error" && failure !== undefined) events.push(failedEvent(callerSafeError(failure.error), lastSequence + shift + 1));
       return events;
     },
     result: () => result,

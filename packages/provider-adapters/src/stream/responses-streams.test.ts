@@ -140,6 +140,26 @@ describe("native Responses upstream -> Responses caller", () => {
     expect(result.output[1].content[0].text).toBe("Héllo [x]");
   });
 
+  it("relays the provider's own error event as it came, then response.failed with the response so far", () => {
+    const renderer = createResponsesPassthroughRenderer({ requestId: "req_1", overrides: { store: false, previous_response_id: null } });
+    const decoder = createResponsesStreamDecoder();
+    const item = { id: "msg_1", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: "Hi", annotations: [] }] };
+    const upstream: SseEvent[] = [
+      { event: "response.created", data: JSON.stringify({ type: "response.created", sequence_number: 0, response: { id: "resp_1", object: "response", status: "in_progress", store: false, previous_response_id: null, output: [] } }) },
+      { event: "response.output_item.done", data: JSON.stringify({ type: "response.output_item.done", sequence_number: 1, output_index: 0, item }) },
+      { event: "error", data: JSON.stringify({ type: "error", sequence_number: 2, code: "server_error", message: "The server had an error.", param: null }) },
+    ];
+    const events = upstream.flatMap((event) => renderer.render(decoder.decode(event)));
+    expect(events.slice(0, 3)).toEqual(upstream);
+    expect(events).toHaveLength(4);
+    expect(events[3]!.event).toBe("response.failed");
+    expect(JSON.parse(events[3]!.data)).toEqual({
+      type: "response.failed",
+      sequence_number: 3,
+      response: { id: "resp_1", object: "response", status: "failed", store: false, previous_response_id: null, output: [item], error: { code: "server_error", message: "The provider failed mid-stream (server_error): The server had an error." } },
+    });
+  });
+
   it("an invalid event, an error event and a stream without a terminal event each end it with an error part", () => {
     const decoder = createResponsesStreamDecoder();
     expect(decoder.decode({ event: "response.output_text.delta", data: JSON.stringify({ type: "response.output_text.delta", output_index: 0, delta: 5 }) }).parts[0]).toMatchObject({ type: "error" });
