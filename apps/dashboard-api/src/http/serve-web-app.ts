@@ -32,7 +32,7 @@ export const webAppContentSecurityPolicy = [
  * Browser features the web app never uses (it reads the clipboard only to copy a new key, which
  * stays allowed for its own origin): refused to it and to anything it could embed.
  */
-export const webAppPermissionsPolicy = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), hid=(), bluetooth=()";
+export const webAppPermissionsPolicy = "camera=(), microphone=(), geolocation=(), payment=(), usb=()";
 
 /** The suffix of each precompressed variant the build writes beside a file (`index-Ab12.js.br`). */
 const variantSuffix: Record<PrecompressedEncoding, string> = { br: ".br", gzip: ".gz" };

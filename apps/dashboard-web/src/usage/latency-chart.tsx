@@ -27,7 +27,7 @@ export function LatencyChart(props: { points: readonly UsageSeriesPoint[]; bucke
           {calls === 0 ? "No calls in this range." : `${formatPercent(errors / calls)} of ${calls.toLocaleString("en-US")} calls failed; the slowest hour's 95th percentile was ${formatDuration(slowest)}.`} Percentiles are estimated from a latency histogram.
         </p>
       </figcaption>
-      <div className="chart-box" role="img" aria-label={`Latency and error rate: ${calls} calls, ${errors} errors`}>
+      <div className="chart-box" role="img" aria-label={`Latency and error rate: ${calls} ${calls === 1 ? "call" : "calls"}, ${errors} ${errors === 1 ? "error" : "errors"}`} data-testid="latency-chart">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
