@@ -110,6 +110,11 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: accessibility
     await page.getByRole("heading", { level: 1 }).waitFor();
     expect(await seriousViolations(page), "/invitations/accept").toEqual([]);
 
+    const encodings = new Map<string, string>();
+    const onResponse = (response: import("playwright-core").Response) => {
+      if (new URL(response.url()).pathname.startsWith("/assets/")) encodings.set(new URL(response.url()).pathname, response.headers()["content-encoding"] ?? "none");
+    };
+    page.on("response", onResponse);
     await signIn();
     const navigation = page.getByRole("navigation", { name: "Main" });
     const paths = await navigation.getByRole("link").evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
@@ -134,6 +139,10 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: accessibility
       expect(await seriousViolations(page), `${path} at 390 px`).toEqual([]);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
+    page.off("response", onResponse);
+    // The build's brotli twins reached the browser (scripts and styles, the lazily loaded usage screen too).
+    expect([...encodings.keys()].filter((path) => /\.(js|css)$/.test(path)).length).toBeGreaterThanOrEqual(3);
+    for (const [path, encoding] of encodings) if (/\.(js|css)$/.test(path)) expect(encoding, path).toBe("br");
     const distinct = new Set(titles.values());
     expect(distinct.size, JSON.stringify(Object.fromEntries(titles))).toBe(titles.size);
     expect(titles.get("/")).toBe("Overview · AI Gateway");
@@ -256,6 +265,41 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: accessibility
     await page.getByRole("button", { name: "Clear the filters" }).click();
     await table.waitFor();
     expect(await action.inputValue()).toBe("");
+  });
+
+  it("greys disabled fields, and keeps a notice's sentence with a name in bold on one line", async () => {
+    await go("/policies");
+    await page.getByRole("button", { name: "Create policy" }).first().click();
+    const dialog = page.getByRole("dialog", { name: "Create policy" });
+    // An organization policy applies to the signed-in organization: that field is fixed.
+    const enabled = dialog.getByLabel("Applies to");
+    const disabled = dialog.getByRole("combobox", { name: "Organization" });
+    expect(await disabled.isDisabled()).toBe(true);
+    const look = (element: Element) => {
+      const style = getComputedStyle(element);
+      return { background: style.backgroundColor, color: style.color, cursor: style.cursor };
+    };
+    const [enabledLook, disabledLook] = [await enabled.evaluate(look), await disabled.evaluate(look)];
+    expect(disabledLook.cursor).toBe("not-allowed");
+    expect(disabledLook.background).not.toBe(enabledLook.background);
+    expect(disabledLook.color).not.toBe(enabledLook.color);
+    await page.keyboard.press("Escape");
+
+    await go("/members");
+    await page.getByRole("button", { name: "Invite member" }).click();
+    const invite = page.getByRole("dialog", { name: "Invite member" });
+    await invite.getByLabel("Email").fill("ada@example.com");
+    await invite.getByRole("button", { name: "Send invitation" }).click();
+    const notice = page.getByRole("dialog", { name: "Invitation created" }).locator(".notice");
+    await notice.getByText("An email with the link went to").waitFor();
+    // "An email with the link went to <strong>ada@example.com</strong>." reads as one line, not three.
+    const lines = await notice.evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element.firstChild!);
+      return { text: Math.round(range.getClientRects()[0]!.top), bold: Math.round(element.querySelector("strong")!.getBoundingClientRect().top) };
+    });
+    expect(Math.abs(lines.text - lines.bold)).toBeLessThanOrEqual(2);
+    await page.getByRole("button", { name: "Done" }).click();
   });
 
   it("met no script error or policy complaint on the way", () => {
