@@ -7,6 +7,15 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function currentExpiry(): boolean {
+  return expired;
+}
+
 /**
  * Records that the API refused the signed-in session (expired, revoked, signed out elsewhere)
  * while a screen is open. The screen stays as it is, with what was typed into it; the layout asks
@@ -27,11 +36,5 @@ export function clearSessionExpired(): void {
 
 /** Whether the signed-in session was found expired (re-renders when that changes). */
 export function useSessionExpired(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => expired,
-  );
+  return useSyncExternalStore(subscribe, currentExpiry);
 }
