@@ -28,8 +28,14 @@ const onControlPlaneChange =
         await snapshots.refresh();
       }
     : null;
+// The web app's snippets name the gateway applications call: the one listening here, unless
+// DASHBOARD_GATEWAY_PUBLIC_URL says how it is reached from outside (a proxy, a public name).
+// A wildcard listening address is reached through the loopback address here.
+const gatewayAddress = new URL(gateway.url);
+if (gatewayAddress.hostname === "0.0.0.0" || gatewayAddress.hostname === "[::]") gatewayAddress.hostname = "127.0.0.1";
+const settings = process.env.DASHBOARD_GATEWAY_PUBLIC_URL?.trim() ? {} : { gatewayPublicUrl: gatewayAddress.origin };
 // One database handle and one secret box for both (the dashboard encrypts what the gateway decrypts).
-const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange });
+const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange, settings });
 console.log(
   dashboard.services.settings.webRoot !== null
     ? `Dashboard: open ${dashboard.url} in a browser and sign in with the admin login.`

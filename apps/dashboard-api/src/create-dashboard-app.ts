@@ -188,6 +188,9 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
     const startedAt = Date.now();
     response.setHeader("x-request-id", requestId);
     response.setHeader("x-content-type-options", "nosniff");
+    // API answers (JSON and errors) are per user and per moment: never stored by a browser or a proxy.
+    // The web app's files and HTML set their own caching.
+    response.setHeader("cache-control", "no-store");
     // One line per request when it finished (or the client left): ids, route pattern, outcome; never bodies or cookies.
     response.once("close", () => {
       logger.info("request", {

@@ -28,6 +28,12 @@ export interface DashboardSettings {
   sessionTtlSeconds: number;
   /** `DASHBOARD_PUBLIC_URL`: base of links in emails and of the OAuth callback (default the first origin). */
   publicUrl: string;
+  /**
+   * `DASHBOARD_GATEWAY_PUBLIC_URL`: the gateway's base URL as applications reach it, shown in the
+   * web app's snippets (default `http://127.0.0.1:8080`, the gateway's default address; `pnpm start`
+   * passes the address its gateway listens on).
+   */
+  gatewayPublicUrl: string;
   /** `SMTP_URL` (e.g. `smtp://user:pass@mail.example.com:587`); unset = logged outbox. */
   smtpUrl: string | null;
   /** `DASHBOARD_EMAIL_FROM` (default `AI Gateway <no-reply@localhost>`). */
@@ -84,6 +90,7 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     insecureLocalhostCookies: insecure === "localhost",
     sessionTtlSeconds: readInteger(environment.DASHBOARD_SESSION_TTL_SECONDS, 43_200, "DASHBOARD_SESSION_TTL_SECONDS", 60, 31_536_000),
     publicUrl: (environment.DASHBOARD_PUBLIC_URL?.trim() || origins[0]!).replace(/\/+$/, ""),
+    gatewayPublicUrl: readBaseUrl(environment.DASHBOARD_GATEWAY_PUBLIC_URL, "http://127.0.0.1:8080", "DASHBOARD_GATEWAY_PUBLIC_URL"),
     smtpUrl: environment.SMTP_URL?.trim() || null,
     emailFrom: environment.DASHBOARD_EMAIL_FROM?.trim() || "AI Gateway <no-reply@localhost>",
     invitationTtlHours: readInteger(environment.DASHBOARD_INVITATION_TTL_HOURS, 168, "DASHBOARD_INVITATION_TTL_HOURS", 1, 8760),
@@ -137,6 +144,22 @@ function readInteger(value: string | undefined, fallback: number, name: string, 
     throw new Error(`${name} must be an integer from ${minimum} to ${maximum}.`);
   }
   return parsed;
+}
+
+/** An absolute http(s) URL without a trailing slash, query or fragment (a base that paths are appended to). */
+function readBaseUrl(value: string | undefined, fallback: string, name: string): string {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return fallback;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new Error(`${name} must be an absolute URL such as https://gateway.example.com.`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+    throw new Error(`${name} must be an http(s) URL without credentials, query or fragment, such as https://gateway.example.com.`);
+  }
+  return url.toString().replace(/\/+$/, "");
 }
 
 function normalizeOrigin(value: string, name: string): string {

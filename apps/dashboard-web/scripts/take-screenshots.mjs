@@ -37,6 +37,8 @@ const child = spawn(process.execPath, [path.join(repositoryRoot, "scripts/start.
     GATEWAY_USAGE_FLUSH_MS: "100",
     DASHBOARD_PORT: String(port),
     DASHBOARD_ORIGIN: dashboardUrl,
+    // The new-key snippet shows the address a default `pnpm start` serves, not this run's free port.
+    DASHBOARD_GATEWAY_PUBLIC_URL: "http://127.0.0.1:8080",
   },
   stdio: ["ignore", "pipe", "pipe"],
 });

@@ -3,6 +3,7 @@ import { Navigate, Route, Routes, useLocation } from "react-router";
 import type { DashboardOperation } from "./api/dashboard-operation.js";
 import { ErrorNotice } from "./components/error-notice.js";
 import { LoadingState } from "./components/loading-state.js";
+import { PageHeader } from "./components/page-header.js";
 import { AppLayout } from "./layout/app-layout.js";
 import { pages } from "./layout/pages.js";
 import { AcceptInvitationScreen } from "./screens/accept-invitation-screen.js";
@@ -12,16 +13,19 @@ import { SessionProvider, useSession } from "./session/session-context.js";
 import { useSessionQuery } from "./session/use-session-query.js";
 
 /** Shows a screen only to roles that may read it; others get an explanation, never a 403 from the API. */
-function Allowed(props: { operation: DashboardOperation; children: ReactNode }) {
+function Allowed(props: { operation: DashboardOperation; label: string; children: ReactNode }) {
   const { can, session } = useSession();
   if (can(props.operation)) return <Suspense fallback={<LoadingState label="Loading the page…" />}>{props.children}</Suspense>;
   return (
-    <div className="notice info" role="status">
-      <strong>Not available to your role</strong>
-      <span>
-        This page needs a permission the {session.user.role_label.toLowerCase()} role does not have. Ask an owner or administrator of {session.organization.name}.
-      </span>
-    </div>
+    <>
+      <PageHeader title={props.label} />
+      <div className="notice info" role="status">
+        <strong className="notice-title">Not available to your role</strong>
+        <span>
+          This page needs a permission the {session.user.role_label.toLowerCase()} role does not have. Ask an owner or administrator of {session.organization.name}.
+        </span>
+      </div>
+    </>
   );
 }
 
@@ -60,7 +64,11 @@ export function App() {
       <Route element={<SignedIn />}>
         {pages.map((page) =>
           // The overview is where every sign-in lands: open to every role.
-          page.path === "/" ? <Route key={page.path} index element={page.element} /> : <Route key={page.path} path={page.path} element={<Allowed operation={page.operation}>{page.element}</Allowed>} />,
+          page.path === "/" ? <Route key={page.path} index element={page.element} /> : <Route key={page.path} path={page.path} element={
+                <Allowed operation={page.operation} label={page.label}>
+                  {page.element}
+                </Allowed>
+              } />,
         )}
         <Route path="*" element={<NotFoundScreen />} />
       </Route>

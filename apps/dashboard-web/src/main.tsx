@@ -4,12 +4,17 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { isApiError } from "./api/api-error.js";
 import { App } from "./app.js";
+import { markSessionExpired } from "./session/session-expiry.js";
 import { sessionQueryKey } from "./session/use-session-query.js";
 import "./styles.css";
 
-// A 401 anywhere means the session ended (expired, revoked, signed out elsewhere): back to the login page.
+// A 401 anywhere means the session ended (expired, revoked, signed out elsewhere). While signed in,
+// the screen stays (with whatever was typed into it) and the layout asks to sign in again;
+// otherwise it is the login page.
 const onError = (error: unknown) => {
-  if (isApiError(error) && error.status === 401 && error.code === "unauthenticated") queryClient.setQueryData(sessionQueryKey, null);
+  if (!isApiError(error) || error.status !== 401 || error.code !== "unauthenticated") return;
+  if (queryClient.getQueryData(sessionQueryKey)) markSessionExpired();
+  else queryClient.setQueryData(sessionQueryKey, null);
 };
 const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError }),

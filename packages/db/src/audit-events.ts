@@ -64,16 +64,34 @@ export async function appendAuditEvent(db: DatabaseClient, event: AuditEventInpu
   return toRecord(await db.prisma.auditEvent.create({ data: toData(event) }));
 }
 
-/** Audit events of an organization, newest first, cursor-paginated. */
+/**
+ * Audit events of an organization, newest first, cursor-paginated. `action` and `targetType` match
+ * exactly; `actionPrefix` and `targetTypePrefix` match every value that starts with them
+ * (`api_key` finds `api_key.created` and `api_key.revoked`).
+ */
 export async function listAuditEvents(
   db: DatabaseClient,
-  options: { organizationId: string; targetType?: string; targetId?: string; action?: string; actorId?: string; from?: Date; to?: Date; limit?: number; cursor?: string },
+  options: {
+    organizationId: string;
+    targetType?: string;
+    targetTypePrefix?: string;
+    targetId?: string;
+    action?: string;
+    actionPrefix?: string;
+    actorId?: string;
+    from?: Date;
+    to?: Date;
+    limit?: number;
+    cursor?: string;
+  },
 ): Promise<Page<AuditEventRecord>> {
   const limit = pageSize(options.limit);
   const where: Record<string, unknown>[] = [{ organizationId: options.organizationId }];
   if (options.targetType) where.push({ targetType: options.targetType });
+  if (options.targetTypePrefix) where.push({ targetType: { startsWith: options.targetTypePrefix } });
   if (options.targetId) where.push({ targetId: options.targetId });
   if (options.action) where.push({ action: options.action });
+  if (options.actionPrefix) where.push({ action: { startsWith: options.actionPrefix } });
   if (options.actorId) where.push({ actorId: options.actorId });
   if (options.from) where.push({ occurredAt: { gte: options.from } });
   if (options.to) where.push({ occurredAt: { lt: options.to } });

@@ -37,6 +37,7 @@ export const authSessionSchema = z.object({
   organization: organizationSummary,
   user: organizationUser,
   permissions: z.array(z.string()),
+  gateway_url: z.string().describe("The gateway's public base URL (`DASHBOARD_GATEWAY_PUBLIC_URL`): where applications call `/v1` with an API key"),
   object: z.literal("auth.session"),
 });
 
@@ -58,6 +59,8 @@ export interface BuildAuthSessionInput {
   permissions: readonly string[];
   projectIds: readonly string[];
   expiresAt: Date;
+  /** The gateway's public base URL (the `DASHBOARD_GATEWAY_PUBLIC_URL` setting). */
+  gatewayUrl: string;
 }
 
 /** Renders a membership as an entry of `organizations`. */
@@ -98,6 +101,7 @@ export function buildAuthSession(input: BuildAuthSessionInput): AuthSession {
     organization,
     user,
     permissions,
+    gateway_url: input.gatewayUrl,
     object: "auth.session",
   };
 }

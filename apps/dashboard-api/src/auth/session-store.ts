@@ -123,5 +123,6 @@ export async function loadAuthSession(
     permissions: permissionsForRole(role),
     projectIds: await projectIdsFor(services, { userId: user.id, organizationId: input.organizationId, role }),
     expiresAt: input.expiresAt,
+    gatewayUrl: services.settings.gatewayPublicUrl,
   });
 }

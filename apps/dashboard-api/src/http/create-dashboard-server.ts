@@ -22,6 +22,6 @@ export function createDashboardServer(listener: RequestListener, options: { requ
     requestTimeoutMs: options.requestTimeoutMs ?? dashboardRequestTimeoutMs,
     generateRequestId: generateDashboardRequestId,
     renderErrorBody: (error) => renderDashboardErrorBody(error),
-    extraHeaders: { "x-content-type-options": "nosniff" },
+    extraHeaders: { "x-content-type-options": "nosniff", "cache-control": "no-store" },
   });
 }

@@ -23,8 +23,8 @@ export const auditEventSchema = z.object({
 
 const query = z.object({
   ...paginationQueryShape,
-  action: z.string().max(100).optional(),
-  target_type: z.string().max(100).optional(),
+  action: z.string().max(100).optional().describe("Matches every action that starts with it: `api_key` finds `api_key.created` and `api_key.revoked`"),
+  target_type: z.string().max(100).optional().describe("Matches every target type that starts with it"),
   target_id: z.string().max(100).optional(),
   actor_id: z.string().max(100).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
@@ -39,7 +39,8 @@ export function createAuditRoutes(services: DashboardServices): DashboardRoute[]
       path: "/api/audit-events",
       operationId: "list_audit_events",
       summary: "List audit events",
-      description: "Every change made through the dashboard, newest first. Filters: `action`, `target_type`, `target_id`, `actor_id`, `from`, `to`.",
+      description:
+        "Every change made through the dashboard, newest first. Filters: `action` and `target_type` (prefixes: `api_key` finds `api_key.created`), `target_id`, `actor_id` (exact), `from`, `to`.",
       tag: "Audit",
       access: "audit:read",
       query,
@@ -47,8 +48,8 @@ export function createAuditRoutes(services: DashboardServices): DashboardRoute[]
       async handler({ principal, query: filters }) {
         const page = await listAuditEvents(services.database, {
           organizationId: principal.organization.id,
-          ...(filters.action ? { action: filters.action } : {}),
-          ...(filters.target_type ? { targetType: filters.target_type } : {}),
+          ...(filters.action ? { actionPrefix: filters.action } : {}),
+          ...(filters.target_type ? { targetTypePrefix: filters.target_type } : {}),
           ...(filters.target_id ? { targetId: filters.target_id } : {}),
           ...(filters.actor_id ? { actorId: filters.actor_id } : {}),
           ...(filters.from ? { from: new Date(filters.from) } : {}),

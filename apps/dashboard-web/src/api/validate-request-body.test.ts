@@ -22,7 +22,20 @@ describe("validateRequestBody (the API's own request schemas, from its OpenAPI d
 
   it("validates guardrail rules with the policy engine's schema", () => {
     expect(validateRequestBody("post /api/policies", { scope: "organization", scope_id: "org_1", guardrails: { rules: [{ type: "secrets", action: "block" }] } })).toEqual({});
-    expect(Object.keys(validateRequestBody("post /api/policies", { scope: "organization", scope_id: "org_1", guardrails: { rules: [{ type: "secrets", action: "explode" }] } }))).toEqual(["guardrails.rules[0]"]);
+    // The rule's type picks the option it meant: its errors land on the rule's own fields.
+    expect(validateRequestBody("post /api/policies", { scope: "organization", scope_id: "org_1", guardrails: { rules: [{ type: "secrets", action: "explode" }] } })).toEqual({
+      "guardrails.rules[0].action": "Choose one of: block, redact, flag.",
+    });
+    expect(validateRequestBody("patch /api/policies/{policy_id}", { guardrails: { rules: [{ type: "regex", action: "block", appliesTo: "both", pattern: "TICKET-[0-9]+" }] } })).toEqual({
+      "guardrails.rules[0].name": "Required.",
+    });
+    expect(validateRequestBody("patch /api/policies/{policy_id}", { guardrails: { rules: [{ type: "secrets", action: "block" }, { type: "blocked_terms", action: "flag", terms: [] }] } })).toEqual({
+      "guardrails.rules[1].terms": "Add at least 1.",
+    });
+    // A type no option has: the whole rule is "not a valid choice" (the form shows it under Type).
+    expect(validateRequestBody("patch /api/policies/{policy_id}", { guardrails: { rules: [{ type: "telepathy", action: "block" }] } })).toEqual({
+      "guardrails.rules[0]": "Not a valid choice.",
+    });
   });
 
   it("has nothing to check for operations without a body", () => {

@@ -5,11 +5,14 @@ export type DataTableColumn = string | { label: string; numeric: true };
 
 /**
  * A table in its own scrolling box (wide tables never widen the page): the column headers, an
- * "Actions" header for screen readers when the rows end with buttons, and the rows.
+ * "Actions" header for screen readers when the rows end with buttons, and the rows. With a `label`
+ * the box is a named region that takes keyboard focus, so a wide table scrolls from the keyboard.
  */
 export function DataTable(props: { label?: string; columns: readonly DataTableColumn[]; actions?: boolean; children: ReactNode }) {
   return (
-    <div className="table-wrap">
+    // A box that scrolls must be reachable from the keyboard (arrow keys scroll it once focused): a
+    // labelled region in the tab order, for tables without a button or link of their own too.
+    <div className="table-wrap" {...(props.label ? { role: "region", "aria-label": props.label, tabIndex: 0 } : {})}>
       <table aria-label={props.label}>
         <thead>
           <tr>

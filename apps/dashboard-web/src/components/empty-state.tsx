@@ -5,7 +5,7 @@ export function EmptyState(props: { title: string; children?: ReactNode; action?
   return (
     <div className="card">
       <div className="empty-state">
-        <h3>{props.title}</h3>
+        <h2>{props.title}</h2>
         {props.children ? <p>{props.children}</p> : null}
         {props.action}
       </div>

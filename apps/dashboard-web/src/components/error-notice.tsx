@@ -9,7 +9,7 @@ export function ErrorNotice(props: { error: unknown; title?: string; onRetry?: (
   const message = error instanceof Error ? error.message : "Something went wrong.";
   return (
     <div className="notice error" role="alert">
-      <strong>{props.title ?? "That did not work"}</strong>
+      <strong className="notice-title">{props.title ?? "That did not work"}</strong>
       <span>{message}</span>
       {isApiError(error) ? (
         <span className="request-id">

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { NavLink, Outlet, useLocation } from "react-router";
 import { StatusBadge } from "../components/status-badge.js";
 import { useSession } from "../session/session-context.js";
+import { SessionExpiredDialog } from "../session/session-expired-dialog.js";
 import { useSignOut } from "../session/use-sign-out.js";
 import { navigationGroups } from "./pages.js";
 
@@ -77,6 +78,7 @@ export function AppLayout() {
         <main className="content" id="content" tabIndex={-1}>
           <Outlet />
         </main>
+        <SessionExpiredDialog />
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
 import { PendingButton } from "../components/pending-button.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
+import { useDocumentTitle } from "../layout/use-document-title.js";
 
 type Acceptance = ResponseBody<"/v1/auth/invitations/accept", "post">;
 
@@ -24,6 +25,7 @@ export function AcceptInvitationScreen() {
     send: (body) => callApi(dashboardClient.POST("/v1/auth/invitations/accept", { body })),
     onSuccess: setAccepted,
   });
+  useDocumentTitle(accepted ? "Invitation accepted" : "Accept the invitation");
   return (
     <div className="auth-page">
       <main className="card auth-card" id="content">

@@ -118,7 +118,7 @@ export function ApiKeysScreen() {
 /** The create dialog: a form, then the new secret, shown this one time. */
 function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; onClose: () => void }) {
   const names = useNames();
-  const { can } = useSession();
+  const { can, session } = useSession();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const form = useSchemaForm({
     operation: "post /api/api-keys",
@@ -148,7 +148,7 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
       >
         <div className="stack">
           <div className="notice warning" role="status">
-            <strong>Copy this key now.</strong>
+            <strong className="notice-title">Copy this key now.</strong>
             <span>It is shown only this once; the gateway keeps only its hash. If you lose it, create a new key and revoke this one.</span>
           </div>
           <div className="secret-box">
@@ -156,10 +156,10 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
             <CopyButton text={created.secret} label="Copy key" />
           </div>
           <p className="small muted">
-            Use it as a bearer token against the gateway (<code>GATEWAY_URL</code>: your gateway, <code>http://127.0.0.1:8080</code> with <code>pnpm start</code>):
+            Use it as a bearer token against the gateway at <code>{session.gateway_url}</code>:
           </p>
           <pre className="secret-box small">
-            <code>{`curl "$GATEWAY_URL/v1/models" -H "authorization: Bearer ${created.secret}"`}</code>
+            <code data-testid="new-api-key-snippet">{`curl "${session.gateway_url}/v1/models" -H "authorization: Bearer ${created.secret}"`}</code>
           </pre>
         </div>
       </Dialog>

@@ -14,6 +14,11 @@ export function AuditScreen() {
   const names = useNames();
   const [action, setAction] = useState("");
   const [targetType, setTargetType] = useState("");
+  const filtered = action.trim() !== "" || targetType.trim() !== "";
+  const clearFilters = () => {
+    setAction("");
+    setTargetType("");
+  };
   const query = { limit: 50, ...(action.trim() ? { action: action.trim() } : {}), ...(targetType.trim() ? { target_type: targetType.trim() } : {}) };
   const events = useCursorPages({
     queryKey: ["audit-events", "pages", query],
@@ -23,14 +28,29 @@ export function AuditScreen() {
     <>
       <PageHeader title="Audit log" description="Every change in the organization, newest first. Secrets never appear here." />
       <div className="filters" role="search" aria-label="Filter the audit log">
-        <TextField label="Action" type="search" value={action} onChange={setAction} placeholder="api_key.revoked" />
-        <TextField label="Target type" type="search" value={targetType} onChange={setTargetType} placeholder="api_key" />
+        <TextField label="Action" type="search" value={action} onChange={setAction} placeholder="api_key" hint="Starts with, e.g. api_key or member.role" />
+        <TextField label="Target type" type="search" value={targetType} onChange={setTargetType} placeholder="connection" hint="Starts with" />
       </div>
       <ResourceTable
         query={events}
         label="the audit log"
         loadingLabel="Loading the audit log…"
-        empty={<EmptyState title="Nothing recorded yet">{action || targetType ? "No event matches these filters." : "Changes appear here as they happen."}</EmptyState>}
+        empty={
+          filtered ? (
+            <EmptyState
+              title="No events match these filters"
+              action={
+                <button type="button" className="button" onClick={clearFilters}>
+                  Clear the filters
+                </button>
+              }
+            >
+              Filters match the start of an action or target type: <code>api_key</code> finds <code>api_key.created</code> and <code>api_key.revoked</code>.
+            </EmptyState>
+          ) : (
+            <EmptyState title="Nothing recorded yet">Changes appear here as they happen.</EmptyState>
+          )
+        }
         tableLabel="Audit events"
         columns={["Time", "Who", "Action", "Target", "From", "Details"]}
       >

@@ -105,7 +105,7 @@ export function GuardrailsScreen() {
                 {rules.length === 0 ? (
                   <p className="muted">No guardrails: content passes unchecked.</p>
                 ) : (
-                  <DataTable columns={["Rule", "Action", "Checks", "Details"]} actions>
+                  <DataTable label={`Rules of ${policy.name || scopeLabel(policy.scope, policy.scope_id)}`} columns={["Rule", "Action", "Checks", "Details"]} actions>
                     {rules.map((rule, index) => (
                       <tr key={index}>
                         <td>

@@ -7,6 +7,8 @@ import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
 import { PendingButton } from "../components/pending-button.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
+import { useDocumentTitle } from "../layout/use-document-title.js";
+import { clearSessionExpired } from "../session/session-expiry.js";
 import { sessionQueryKey } from "../session/use-session-query.js";
 
 interface OrganizationChoice {
@@ -25,12 +27,14 @@ export function LoginScreen() {
   const [choices, setChoices] = useState<OrganizationChoice[] | null>(null);
   const [organizationId, setOrganizationId] = useState(parameters.get("organization_id") ?? "");
   const from = (location.state as { from?: string } | null)?.from ?? "/";
+  useDocumentTitle("Sign in");
   const form = useSchemaForm({
     operation: "post /v1/auth/login",
     initial: { email: parameters.get("email") ?? "", password: "" },
     toBody: (values) => ({ body: { email: values.email.trim(), password: values.password, ...(organizationId ? { organization_id: organizationId } : {}) } }),
     send: (body) => callApi(dashboardClient.POST("/v1/auth/login", { body })),
     onSuccess: (session) => {
+      clearSessionExpired();
       queryClient.setQueryData(sessionQueryKey, session);
       navigate(from === "/login" ? "/" : from, { replace: true });
     },

@@ -55,7 +55,7 @@ export function McpScreen() {
       />
       {outcome === "ok" ? (
         <div className="notice success" role="status">
-          <strong>Connected</strong>
+          <strong className="notice-title">Connected</strong>
           <span>{serverNames.get(parameters.get("server_id") ?? "") ?? "The server"} is authorized; its tokens are stored encrypted.</span>
           <span>
             <button type="button" className="button small" onClick={dismiss}>Dismiss</button>

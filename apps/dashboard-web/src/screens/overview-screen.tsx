@@ -25,7 +25,7 @@ export function OverviewScreen() {
   const nearLimit = (statuses.data?.data ?? []).filter((status) => status.used_fraction >= 0.8);
   return (
     <>
-      <PageHeader title={`Welcome, ${session.person.name || session.person.email}`} description={`${session.organization.name} · signed in as ${session.user.role_label.toLowerCase()}`} />
+      <PageHeader documentTitle="Overview" title={`Welcome, ${session.person.name || session.person.email}`} description={`${session.organization.name} · signed in as ${session.user.role_label.toLowerCase()}`} />
       {can("get /api/usage/series") ? (
         <section className="card" aria-labelledby="last-day">
           <h2 id="last-day">Last 24 hours</h2>
@@ -50,7 +50,7 @@ export function OverviewScreen() {
       ) : null}
       {nearLimit.length > 0 ? (
         <div className="notice warning" role="status">
-          <strong>Budgets near their limit</strong>
+          <strong className="notice-title">Budgets near their limit</strong>
           {nearLimit.map((status) => (
             <span key={status.budget_id}>
               {budgetNames.get(status.budget_id) ?? status.budget_id}: {formatMicros(status.spent_micros)} of {formatMicros(status.amount_micros)} ({formatPercent(status.used_fraction)})

@@ -105,7 +105,7 @@ function TeamMembers(props: { team: Team }) {
             {list.data.length === 0 ? (
               <p className="muted">No members yet.</p>
             ) : (
-              <DataTable columns={["Name", "Email", "Team role"]} actions>
+              <DataTable label={`Members of ${props.team.name}`} columns={["Name", "Email", "Team role"]} actions>
                 {list.data.map((member) => (
                   <tr key={member.user_id}>
                     <td>{member.name}</td>

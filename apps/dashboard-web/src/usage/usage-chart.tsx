@@ -18,7 +18,7 @@ export function UsageChart(props: {
   return (
     <figure className="stack" style={{ margin: 0 }}>
       <figcaption>
-        <h3>{props.title}</h3>
+        <h2>{props.title}</h2>
       </figcaption>
       {pivoted.keys.length === 0 ? <p className="muted">No calls in this range yet.</p> : null}
       <div className="chart-box" role="img" aria-label={`${props.title}: ${summary}`} data-testid="usage-chart">
@@ -37,7 +37,7 @@ export function UsageChart(props: {
       </div>
       <details className="data-table">
         <summary>Show the numbers</summary>
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" aria-label={`${props.title}: the numbers`} tabIndex={0}>
           <table>
             <thead>
               <tr>
