@@ -1,41 +1,9 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeAccessibilityViolations as seriousViolations } from "./support/check-accessibility.js";
 import { chromiumAvailable, launchChromium } from "./support/launch-chromium.js";
 import { startLocalSmtpServer } from "./support/local-smtp-server.js";
 import { type GatewayStack, startGatewayStack } from "./support/start-gateway-stack.js";
-
-/** axe-core's browser bundle, evaluated in the page (DevTools evaluation is not subject to the page's CSP). */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** One axe finding, as much of it as a failure message needs. */
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Runs axe on the page as it is now; answers the violations that must not be there. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
-  const { violations, rulesPassed } = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[]; passes: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return {
-      violations: result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, nodes: violation.nodes.map((node) => ({ target: node.target })) })),
-      rulesPassed: result.passes.length,
-    };
-  });
-  // axe looked at the page (an empty or broken run would find nothing wrong either).
-  expect(rulesPassed).toBeGreaterThan(10);
-  // Serious and critical findings, plus the two the walk through the dashboard found: heading levels
-  // that skip (moderate in axe) and scrolling boxes the keyboard cannot reach.
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical" || violation.id === "heading-order" || violation.id === "scrollable-region-focusable")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-}
 
 /**
  * The dashboard's details in a real Chromium against what `pnpm start` runs: axe finds no serious
