@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { Invitation, InvitationWithLink, Member } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
@@ -47,7 +47,7 @@ const deliveryFailureText: Record<NonNullable<Invitation["delivery_failure"]>, s
  * What happened to the email of a created or resent invitation, and its accept link with a copy
  * button (the link is in this answer only: owners and admins see it, nobody else).
  */
-function InvitationOutcome(props: { invitation: InvitationWithLink; sentText: string }) {
+function InvitationOutcome(props: { invitation: InvitationWithLink; sentText: ReactNode }) {
   const { invitation } = props;
   return (
     <div className="stack">
@@ -185,7 +185,7 @@ export function MembersScreen() {
           {resend.error ? <ErrorNotice error={resend.error} title="Could not resend" /> : null}
           {resend.isSuccess ? (
             <section className="card" aria-label={`New link for ${resend.data.email}`} data-testid="resent-invitation">
-              <InvitationOutcome invitation={resend.data} sentText={`Invitation to ${resend.data.email} sent again.`} />
+              <InvitationOutcome invitation={resend.data} sentText={<>Invitation to <strong>{resend.data.email}</strong> sent again.</>} />
             </section>
           ) : null}
         </section>
@@ -233,7 +233,7 @@ function InviteDialog(props: { onClose: () => void }) {
           </>
         }
       >
-        <InvitationOutcome invitation={sent} sentText={`An email with the link went to ${sent.email}.`} />
+        <InvitationOutcome invitation={sent} sentText={<>An email with the link went to <strong>{sent.email}</strong>.</>} />
       </Dialog>
     );
   }
