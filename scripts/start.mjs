@@ -28,8 +28,13 @@ const onControlPlaneChange =
         await snapshots.refresh();
       }
     : null;
+// The budget and rate-limit statuses read the gateway's own counters (with REDIS_URL they are the shared ones).
+const limitCounters =
+  gateway.runtime.admission && typeof gateway.runtime.admission.readBudgetUsage === "function"
+    ? { reader: gateway.runtime.admission, source: gateway.runtime.counterSource ?? "instance_counters" }
+    : null;
 // One database handle and one secret box for both (the dashboard encrypts what the gateway decrypts).
-const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange });
+const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange, limitCounters });
 console.log(
   dashboard.services.settings.webRoot !== null
     ? `Dashboard: open ${dashboard.url} in a browser and sign in with the admin login.`

@@ -1,6 +1,7 @@
 import {
   type AdmissionController,
   type BudgetThresholdCrossing,
+  type RecordedSpendLoader,
   createAdmissionController,
   createMemoryStore,
   createRedisStore,
@@ -130,6 +131,12 @@ export interface GatewayRuntimeOptions {
   observer?: InferenceCallObserver;
   /** Told about snapshot reloads, usage-queue and delivery drops (metrics). */
   events?: GatewayRuntimeEvents;
+  /**
+   * The recorded spend of a budget's period (`@gateway/db`'s `sumRecordedBudgetSpend`): seeds a
+   * budget counter that is missing (after a start, a budget change or reset, a Redis that lost
+   * its keys). Without it a missing counter starts from nothing recorded.
+   */
+  recordedSpend?: RecordedSpendLoader;
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
@@ -143,6 +150,12 @@ export interface GatewayRuntime {
   transport: HttpTransport;
   /** Rate limits and budgets (memory or Redis counters). */
   admission: AdmissionController;
+  /**
+   * Where the admission counters live: `shared_counters` (Redis, every instance) or
+   * `instance_counters` (this process's memory). The dashboard in the same process reads
+   * `admission.readBudgetUsage` / `readRateLimitUsage` and labels the figures with it.
+   */
+  counterSource: "shared_counters" | "instance_counters";
   /** Background delivery of usage traces and budget/limit notifications. */
   delivery: DeliveryDispatcher;
   /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
@@ -317,6 +330,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       rateLimits: settings.redisFailureModeRateLimits ?? "open",
     },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
+    ...(options.recordedSpend === undefined ? {} : { loadRecordedSpend: options.recordedSpend }),
   });
   const notificationGate = createNotificationGate({ redis: redis ?? null, keyPrefix });
   const admission = notifyAdmissionRefusals(controller, {
@@ -402,6 +416,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     usageQueue,
     transport,
     admission,
+    counterSource: redis === undefined ? "instance_counters" : "shared_counters",
     delivery,
     changes,
     redis: redis ?? null,

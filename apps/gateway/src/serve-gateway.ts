@@ -22,6 +22,7 @@ import {
   writeStoredResponse,
   openUsageWriterThread,
   resolveDatabaseUrl,
+  sumRecordedBudgetSpend,
   timeOrderedId,
   writeUsageBatch,
 } from "@gateway/db/data-plane";
@@ -34,6 +35,7 @@ import {
   combineCallObservers,
   openUsageJournal,
 } from "@gateway/pipeline";
+import { recordedSpendQuery } from "@gateway/budget";
 import { type GatewayLogger, type GatewayRuntime, createGatewayRuntime } from "./create-gateway-runtime.js";
 import { closeGatewayServer, createGatewayServer } from "./create-gateway-server.js";
 import type { GatewaySettings } from "./gateway-settings.js";
@@ -151,6 +153,12 @@ export async function serveGateway<D extends ServableDatabase>(
         read: (serverId) => readMcpServerGrant(database, serverId, { secretBox }),
         storeRefreshed: (input) => storeRefreshedMcpServerTokens(database, input, { secretBox }),
         markFailed: (input) => markMcpServerAuthorizationFailed(database, input),
+      },
+      // A missing budget counter is seeded from the recorded usage of its period (off the hot path: once per counter).
+      recordedSpend: async (budget, window) => {
+        if (budget.organizationId === undefined) throw new Error(`Budget ${budget.id} has no organization.`);
+        const totals = await sumRecordedBudgetSpend(database, { organizationId: budget.organizationId, budgets: [recordedSpendQuery(budget, window)] });
+        return totals.get(budget.id) ?? 0;
       },
       // Stored Responses: one primary-key read per `previous_response_id`, one write before the answer's last byte.
       responseStore: {

@@ -52,11 +52,17 @@ export interface AdmissionPlan {
   concurrencyLimits: readonly ConcurrencyLimitStep[];
 }
 
-/** The result of {@link CounterStore.admit}. `index` points into the plan's list of that kind. */
+/**
+ * The result of {@link CounterStore.admit}. `index` points into the plan's list of that kind.
+ * `unseeded`: these reservations' budget counters were never seeded from recorded usage (a new
+ * counter, a restarted process, a Redis that lost its keys): nothing was recorded; seed them
+ * ({@link CounterStore.seedBudget}) and admit again. A missing counter is never read as 0.
+ */
 export type AdmissionPlanOutcome =
   | { admitted: true }
   | { admitted: false; kind: "budget"; index: number; spentMicros: number; reservedMicros: number }
-  | { admitted: false; kind: "requests" | "tokens" | "concurrency"; index: number; retryAfterMs: number };
+  | { admitted: false; kind: "requests" | "tokens" | "concurrency"; index: number; retryAfterMs: number }
+  | { admitted: false; kind: "unseeded"; indexes: number[] };
 
 /** A soft/hard budget threshold to detect on settle. */
 export interface ThresholdStep {
@@ -87,6 +93,11 @@ export interface SettlementPlan {
 /** Thresholds crossed by a settlement: each one is reported by exactly one settlement per counter. */
 export interface SettlementPlanOutcome {
   crossed: { spendIndex: number; thresholdIndex: number; spentMicros: number }[];
+  /**
+   * Spend indexes whose counter was not seeded yet: the spend was added (it is not lost when the
+   * counter is seeded later) but no threshold was checked there; seed them.
+   */
+  unseeded: number[];
 }
 
 /** A budget counter as read by {@link CounterStore.readBudget}. */
@@ -94,6 +105,35 @@ export interface BudgetCounterState {
   spentMicros: number;
   /** Sum of live (unexpired, unsettled) reservations. */
   reservedMicros: number;
+  /** False when the counter was never seeded from recorded usage (its `spentMicros` is then only what was settled since). */
+  seeded: boolean;
+}
+
+/** Seeds a budget counter from recorded usage; see {@link CounterStore.seedBudget}. */
+export interface SeedStep {
+  key: string;
+  /** Recorded spend of the counter's period (added to what was settled into the counter before it was seeded). */
+  amountMicros: number;
+  expiresAt: number | null;
+  /** Thresholds the seeded spend already reached are marked as crossed without being reported. */
+  thresholds: readonly ThresholdStep[];
+  now: number;
+}
+
+/** The keys of one rate limit, as read by {@link CounterStore.readRateLimit}. */
+export interface RateLimitReadStep {
+  requestKey: string;
+  tokenKey: string;
+  concurrencyKey: string;
+  windowMs: number;
+  now: number;
+}
+
+/** What a rate limit's counters hold now: admitted calls and their tokens in the sliding window, calls in flight. */
+export interface RateLimitCounterState {
+  requests: number;
+  tokens: number;
+  concurrent: number;
 }
 
 /**
@@ -108,6 +148,14 @@ export interface CounterStore {
   admit(plan: AdmissionPlan): Promise<AdmissionPlanOutcome>;
   settle(plan: SettlementPlan): Promise<SettlementPlanOutcome>;
   readBudget(key: string): Promise<BudgetCounterState>;
+  /**
+   * Adds the recorded spend to an unseeded counter and marks it seeded, atomically; a counter
+   * already seeded (by another instance, or a concurrent caller) is left alone. Returns whether
+   * this call seeded it.
+   */
+  seedBudget(step: SeedStep): Promise<boolean>;
+  /** The rate limit's counters as the admission checks them (admitted calls only). */
+  readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState>;
   /** Frees timers/handles owned by the store (never closes an injected Redis client). */
   close(): Promise<void>;
 }

@@ -7,8 +7,8 @@ export type { ResolveModelPriceInput } from "./resolve-model-price.js";
 export type { BilledUsage } from "./compute-cost-micros.js";
 export { periodKey, periodWindow } from "./period-key.js";
 export type { BudgetPeriod, PeriodWindow } from "./period-key.js";
-export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget } from "./budget-rule.js";
-export type { BudgetRule, BudgetScope, RateLimitRule, CallerScope } from "./budget-rule.js";
+export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget, budgetCounterKey, rateLimitCounterKeys } from "./budget-rule.js";
+export type { BudgetRule, BudgetScope, BudgetSpendReset, RateLimitRule, CallerScope } from "./budget-rule.js";
 export { createAdmissionController } from "./admission-controller.js";
 export type {
   AdmissionController,
@@ -20,6 +20,8 @@ export type {
   SettleResult,
   BudgetThresholdCrossing,
   BudgetUsage,
+  RateLimitUsage,
+  RecordedSpendLoader,
 } from "./admission-controller.js";
 export { createMemoryStore } from "./memory-store.js";
 export type { MemoryStoreSettings } from "./memory-store.js";
@@ -39,4 +41,9 @@ export type {
   SpendStep,
   ThresholdStep,
   BudgetCounterState,
+  SeedStep,
+  RateLimitReadStep,
+  RateLimitCounterState,
 } from "./counter-store.js";
+export { recordedSpendQuery } from "./recorded-spend-query.js";
+export type { RecordedSpendQuery } from "./recorded-spend-query.js";

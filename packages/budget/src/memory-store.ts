@@ -4,6 +4,7 @@ import type {
   BudgetCounterState,
   Clock,
   CounterStore,
+  RateLimitCounterState,
   SettlementPlan,
   SettlementPlanOutcome,
 } from "./counter-store.js";
@@ -25,6 +26,8 @@ interface BudgetCounter {
   earliestDeadline: number;
   thresholds: Set<string>;
   expiresAt: number | null;
+  /** Set once the recorded spend of the period was added (`seedBudget`). */
+  seeded: boolean;
 }
 
 interface WindowLog {
@@ -41,6 +44,7 @@ interface LeaseSet {
 }
 
 const concurrencyRetryAfterMs = 1000;
+const noIndexes: number[] = [];
 
 /**
  * An in-process {@link CounterStore}: the embedded default for a single gateway instance.
@@ -69,7 +73,15 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     let counter = budgets.get(key);
     if (counter && counter.expiresAt !== null && now >= counter.expiresAt) counter = undefined;
     if (!counter) {
-      counter = { spent: 0, reserved: 0, reservations: new Map(), earliestDeadline: Infinity, thresholds: new Set(), expiresAt: now };
+      counter = {
+        spent: 0,
+        reserved: 0,
+        reservations: new Map(),
+        earliestDeadline: Infinity,
+        thresholds: new Set(),
+        expiresAt: now,
+        seeded: false,
+      };
       budgets.set(key, counter);
     }
     if (now >= counter.earliestDeadline) reclaimExpiredReservations(counter, now);
@@ -130,13 +142,19 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
         }
       }
     }
+    let unseeded: number[] | null = null;
     for (let index = 0; index < plan.reservations.length; index++) {
       const step = plan.reservations[index]!;
       const counter = budgetCounter(step.key, now);
+      if (!counter.seeded) {
+        (unseeded ??= []).push(index);
+        continue;
+      }
       if (counter.spent + counter.reserved + step.amountMicros > step.limitMicros) {
         return { admitted: false, kind: "budget", index, spentMicros: counter.spent, reservedMicros: counter.reserved };
       }
     }
+    if (unseeded !== null) return { admitted: false, kind: "unseeded", indexes: unseeded };
     // Phase 2: record.
     for (const step of plan.requestLimits) {
       const log = logs.get(step.key)!;
@@ -168,6 +186,7 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     const now = plan.now;
     tick(now);
     const crossed: SettlementPlanOutcome["crossed"] = [];
+    let unseeded: number[] | null = null;
     for (let spendIndex = 0; spendIndex < plan.spends.length; spendIndex++) {
       const step = plan.spends[spendIndex]!;
       const counter = budgetCounter(step.key, now);
@@ -178,6 +197,10 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
       }
       counter.spent += step.amountMicros;
       extendBudget(counter, step.expiresAt);
+      if (!counter.seeded) {
+        (unseeded ??= []).push(spendIndex);
+        continue;
+      }
       for (let thresholdIndex = 0; thresholdIndex < step.thresholds.length; thresholdIndex++) {
         const threshold = step.thresholds[thresholdIndex]!;
         if (counter.spent >= threshold.micros && !counter.thresholds.has(threshold.name)) {
@@ -195,7 +218,7 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
       }
     }
     for (const release of plan.concurrencyReleases) leaseSets.get(release.key)?.leases.delete(plan.admissionId);
-    return { crossed };
+    return { crossed, unseeded: unseeded ?? noIndexes };
   }
 
   return {
@@ -208,7 +231,24 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     },
     async readBudget(key) {
       const counter = budgetCounter(key, clock());
-      return { spentMicros: counter.spent, reservedMicros: counter.reserved } satisfies BudgetCounterState;
+      return { spentMicros: counter.spent, reservedMicros: counter.reserved, seeded: counter.seeded } satisfies BudgetCounterState;
+    },
+    async seedBudget(step) {
+      const counter = budgetCounter(step.key, step.now);
+      if (counter.seeded) return false;
+      counter.seeded = true;
+      counter.spent += step.amountMicros;
+      for (const threshold of step.thresholds) if (counter.spent >= threshold.micros) counter.thresholds.add(threshold.name);
+      extendBudget(counter, step.expiresAt);
+      return true;
+    },
+    async readRateLimit(step) {
+      const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;
+      const tokens = logs.has(step.tokenKey) ? windowLog(step.tokenKey, step.now, step.windowMs).sum : 0;
+      let concurrent = 0;
+      const set = leaseSets.get(step.concurrencyKey);
+      if (set && step.now < set.expiresAt) for (const deadline of set.leases.values()) if (deadline > step.now) concurrent += 1;
+      return { requests, tokens, concurrent } satisfies RateLimitCounterState;
     },
     async close() {
       budgets.clear();

@@ -1,8 +1,10 @@
 /**
  * Lua scripts of the Redis store. Each runs atomically in Redis. Key layout (after the prefix):
- * - budget counter `b:<budgetId>:<periodKey>`: hash with `s` (settled micro-USD), `v` (sum of
- *   live reservations), `r:<admissionId>` (one reservation's amount), `t:<threshold>` (crossed
- *   marker); plus `...:z`, a sorted set of admission ids scored by reservation deadline.
+ * - budget counter `b:<budgetId>:<periodKey>[:<version>]`: hash with `s` (settled micro-USD), `v`
+ *   (sum of live reservations), `k` (seeded marker: the period's recorded spend was added),
+ *   `r:<admissionId>` (one reservation's amount), `t:<threshold>` (crossed marker); plus `...:z`,
+ *   a sorted set of admission ids scored by reservation deadline. A hash without `k` (new, or
+ *   lost by a Redis restart or eviction) is never read as 0: admission reports it `unseeded`.
  * - request log `r:<limitId>:q`: sorted set of admission ids scored by admission time.
  * - token log `r:<limitId>:t`: same, plus hash `...:h` with each admission's tokens and `sum`.
  * - concurrency `r:<limitId>:c`: sorted set of admission ids scored by lease deadline.
@@ -59,7 +61,8 @@ end
  * ARGV: now, admissionId, leaseExpiresAt, #requests, #tokens, #concurrency, #reservations,
  * then per request limit: limit, windowMs (KEYS: log); per token limit: limit, windowMs, tokens
  * (KEYS: log, hash); per concurrency limit: limit (KEYS: set); per reservation: limit, amount,
- * expiresAt or -1 (KEYS: hash, zset). Returns {'ok'} or {kind, index, a, b}.
+ * expiresAt or -1 (KEYS: hash, zset). Returns {'ok'}, {kind, index, a, b} or
+ * {'unseeded', index...} (reservations whose counter has no seeded marker; nothing recorded).
  */
 export const admitScript = `${helpers}
 local now = tonumber(ARGV[1])
@@ -111,15 +114,22 @@ for i = 1, nc do
   if redis.call('ZCARD', set) + 1 > limit then return {'concurrency', i - 1, 1000} end
   k, a = k + 1, a + 1
 end
+local unseeded = nil
 for i = 1, nr do
   local hash, zset = KEYS[k], KEYS[k + 1]
   local limit, amount = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
   reclaim(hash, zset, now)
-  local values = redis.call('HMGET', hash, 's', 'v')
-  local spent, reserved = tonumber(values[1]) or 0, tonumber(values[2]) or 0
-  if spent + reserved + amount > limit then return {'budget', i - 1, spent, reserved} end
+  local values = redis.call('HMGET', hash, 's', 'v', 'k')
+  if not values[3] then
+    if not unseeded then unseeded = {'unseeded'} end
+    unseeded[#unseeded + 1] = i - 1
+  else
+    local spent, reserved = tonumber(values[1]) or 0, tonumber(values[2]) or 0
+    if spent + reserved + amount > limit then return {'budget', i - 1, spent, reserved} end
+  end
   k, a = k + 2, a + 3
 end
+if unseeded then return unseeded end
 
 -- Phase 2: record.
 k, a = 1, 8
@@ -164,13 +174,15 @@ return {'ok'}
  * ARGV: now, admissionId, #spends, #tokenCorrections, #concurrencyReleases, then per spend:
  * amount, expiresAt or -1, #thresholds, (name, micros) per threshold (KEYS: hash, zset);
  * per token correction: tokens (KEYS: hash); per release: (KEYS: set).
- * Returns a flat list of (spendIndex, thresholdIndex, spent) for first crossings.
+ * Returns {#unseeded, spendIndex..., then (spendIndex, thresholdIndex, spent) per first crossing}.
+ * An unseeded counter (no `k`) gets the spend but no threshold check.
  */
 export const settleScript = `${helpers}
 local now = tonumber(ARGV[1])
 local id = ARGV[2]
 local ns, nt, nc = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local crossed = {}
+local unseeded = {}
 local k, a = 1, 6
 for i = 1, ns do
   local hash, zset = KEYS[k], KEYS[k + 1]
@@ -185,9 +197,11 @@ for i = 1, ns do
   end
   local spent = redis.call('HINCRBY', hash, 's', amount)
   if expiresAt >= 0 then extend(hash, expiresAt - now) end
+  local seeded = redis.call('HEXISTS', hash, 'k') == 1
+  if not seeded then unseeded[#unseeded + 1] = i - 1 end
   for t = 1, nth do
     local name, micros = ARGV[a], tonumber(ARGV[a + 1])
-    if spent >= micros and redis.call('HSETNX', hash, 't:' .. name, '1') == 1 then
+    if seeded and spent >= micros and redis.call('HSETNX', hash, 't:' .. name, '1') == 1 then
       crossed[#crossed + 1] = i - 1
       crossed[#crossed + 1] = t - 1
       crossed[#crossed + 1] = spent
@@ -209,12 +223,47 @@ for i = 1, nc do
   redis.call('ZREM', KEYS[k], id)
   k = k + 1
 end
-return crossed
+local reply = {#unseeded}
+for i = 1, #unseeded do reply[#reply + 1] = unseeded[i] end
+for i = 1, #crossed do reply[#reply + 1] = crossed[i] end
+return reply
 `;
 
-/** KEYS: hash, zset; ARGV: now. Returns {spent, reserved} after reclaiming expired reservations. */
+/** KEYS: hash, zset; ARGV: now. Returns {spent, reserved, seeded 0/1} after reclaiming expired reservations. */
 export const readBudgetScript = `${helpers}
 reclaim(KEYS[1], KEYS[2], tonumber(ARGV[1]))
-local values = redis.call('HMGET', KEYS[1], 's', 'v')
-return {tonumber(values[1]) or 0, tonumber(values[2]) or 0}
+local values = redis.call('HMGET', KEYS[1], 's', 'v', 'k')
+local seeded = 0
+if values[3] then seeded = 1 end
+return {tonumber(values[1]) or 0, tonumber(values[2]) or 0, seeded}
+`;
+
+/**
+ * KEYS: hash; ARGV: now, amount, expiresAt or -1, #thresholds, (name, micros) per threshold.
+ * Adds the recorded spend and sets the seeded marker unless it is already set (another instance
+ * seeded first): settled spend that created the hash meanwhile is kept. Returns 1 when seeded here.
+ */
+export const seedBudgetScript = `${helpers}
+local hash, now = KEYS[1], tonumber(ARGV[1])
+if redis.call('HSETNX', hash, 'k', '1') == 0 then return 0 end
+local spent = redis.call('HINCRBY', hash, 's', ARGV[2])
+local expiresAt, nth = tonumber(ARGV[3]), tonumber(ARGV[4])
+for t = 1, nth do
+  local name, micros = ARGV[3 + 2 * t], tonumber(ARGV[4 + 2 * t])
+  if spent >= micros then redis.call('HSETNX', hash, 't:' .. name, '1') end
+end
+if expiresAt >= 0 then extend(hash, expiresAt - now) end
+return 1
+`;
+
+/**
+ * KEYS: request log, token log, token hash, concurrency set; ARGV: now, windowMs. Returns
+ * {requests, tokens, concurrent} as the admission script counts them (after trimming).
+ */
+export const readRateLimitScript = `${helpers}
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+trimTokens(KEYS[2], KEYS[3], now - window)
+local tokens = tonumber(redis.call('HGET', KEYS[3], 'sum') or '0') or 0
+return {redis.call('ZCARD', KEYS[1]), tokens, redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')}
 `;

@@ -136,6 +136,10 @@ export interface SnapshotBudget {
   mode: "hard" | "soft";
   /** Soft budgets: fractions like 0.5, 0.8, 1. */
   thresholds: number[];
+  /** The budget's counter generation (its `updated_at` in epoch ms): a change starts a counter seeded from recorded usage. */
+  counterVersion?: string;
+  /** The last spend reset: in period `periodKey`, `baselineMicros` of recorded spend no longer count. */
+  spendReset?: { periodKey: string; baselineMicros: number } | null;
 }
 
 /** A rate limit at one scope. */

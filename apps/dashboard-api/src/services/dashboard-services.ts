@@ -5,6 +5,7 @@ import type { DashboardSettings } from "../dashboard-settings.js";
 import type { DashboardLogger } from "../dashboard-logger.js";
 import type { Mailer } from "../email/create-mailer.js";
 import type { PlaygroundRunner } from "@gateway/pipeline";
+import type { LimitCounters } from "./limit-counters.js";
 
 /** Encrypts and decrypts secrets at rest (provider credentials, webhook secrets, OAuth tokens): `@gateway/db`'s secret box. */
 export type SecretCipher = SecretBox;
@@ -23,6 +24,8 @@ export interface DashboardServices {
   loginThrottle: LoginThrottle;
   resendLimiter: AttemptLimiter;
   playground: PlaygroundRunner | null;
+  /** The admission counters the budget and rate-limit statuses read; null: recorded usage only. */
+  limitCounters: LimitCounters | null;
   /**
    * Tells the gateways about an audited write when it is a control-plane change (Redis
    * announcement, in-process snapshot refresh). Never throws; called by `recordAuditEvent`.
