@@ -15,6 +15,7 @@ import type {
   CounterStore,
   RequestLimitStep,
   ReservationStep,
+  SeedOutcome,
   SpendStep,
   ThresholdStep,
   TokenLimitStep,
@@ -197,7 +198,7 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
   const periodOf = createPeriodCache();
   const loadRecordedSpend = settings.loadRecordedSpend ?? null;
   /** Seeds in progress in this instance, per counter key: concurrent admissions share one load. */
-  const pendingSeeds = new Map<string, Promise<void>>();
+  const pendingSeeds = new Map<string, Promise<SeedOutcome>>();
   const instanceTag = randomBytes(6).toString("base64url");
   let sequence = 0;
 
@@ -278,7 +279,7 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
       try {
         outcome = await store.admit(plan);
         if (!outcome.admitted && outcome.kind === "unseeded") {
-          const seeds: Promise<void>[] = [];
+          const seeds: Promise<unknown>[] = [];
           for (const index of outcome.indexes) {
             const step = reservations[index]!;
             seeds.push(seedCounter(reservedBudgets[index]!, step.key, step.expiresAt, now));
@@ -346,16 +347,23 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
       }
       try {
         const outcome = await store.settle({ admissionId, now: clock(), spends, tokenCorrections, concurrencyReleases });
+        let crossed = outcome.crossed;
         // A counter first touched by a settle (soft budgets are not checked at admission): seed it
-        // in the background; its thresholds are checked from the next settlement on.
-        for (const index of outcome.unseeded) {
-          const target = spendOwners[index]!;
-          seedCounter(target.budget, target.step.key, target.step.expiresAt, now).catch((error: unknown) =>
-            reportError(error, { operation: "seed" }),
-          );
+        // now; thresholds the settled spend reached on top of the recorded spend are reported once.
+        if (outcome.unseeded.length > 0) {
+          crossed = [...crossed];
+          for (const spendIndex of outcome.unseeded) {
+            const target = spendOwners[spendIndex]!;
+            try {
+              const seeded = await seedCounter(target.budget, target.step.key, target.step.expiresAt, now);
+              if (seeded !== null) for (const crossing of seeded.crossed) crossed.push({ spendIndex, ...crossing });
+            } catch (error) {
+              reportError(error, { operation: "seed" });
+            }
+          }
         }
-        if (outcome.crossed.length === 0) return { recorded: true, thresholdCrossings: noCrossings };
-        const thresholdCrossings = outcome.crossed.map((crossing): BudgetThresholdCrossing => {
+        if (crossed.length === 0) return { recorded: true, thresholdCrossings: noCrossings };
+        const thresholdCrossings = crossed.map((crossing): BudgetThresholdCrossing => {
           const target = spendOwners[crossing.spendIndex]!;
           const budget = target.budget;
           return {
@@ -392,15 +400,16 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
 
   /**
    * Seeds a missing counter from the recorded spend of the period of `timeMs`, once per key in
-   * this instance at a time; the store's seed is a no-op when another instance seeded first.
+   * this instance at a time (callers that join a seed in progress get null, so its threshold
+   * crossings are reported once); the store's seed is a no-op when another instance seeded first.
    */
-  function seedCounter(budget: BudgetRule, key: string, expiresAt: number | null, timeMs: number): Promise<void> {
+  function seedCounter(budget: BudgetRule, key: string, expiresAt: number | null, timeMs: number): Promise<SeedOutcome | null> {
     const pending = pendingSeeds.get(key);
-    if (pending !== undefined) return pending;
+    if (pending !== undefined) return pending.then(() => null);
     const seeding = (async () => {
       const window = periodOf(budget.period, timeMs);
       const recorded = loadRecordedSpend === null ? 0 : await loadRecordedSpend(budget, window);
-      await store.seedBudget({
+      return store.seedBudget({
         key,
         amountMicros: nonNegativeInteger(recorded, "recorded spend"),
         expiresAt,

@@ -115,9 +115,20 @@ export interface SeedStep {
   /** Recorded spend of the counter's period (added to what was settled into the counter before it was seeded). */
   amountMicros: number;
   expiresAt: number | null;
-  /** Thresholds the seeded spend already reached are marked as crossed without being reported. */
+  /**
+   * Thresholds the recorded spend alone reached are marked as crossed without being reported
+   * (they were reported when that spend happened); those reached only with the spend settled
+   * into the unseeded counter are reported in {@link SeedOutcome.crossed}.
+   */
   thresholds: readonly ThresholdStep[];
   now: number;
+}
+
+/** The result of {@link CounterStore.seedBudget}. */
+export interface SeedOutcome {
+  /** False when the counter was already seeded (another instance or caller did it): nothing changed. */
+  seeded: boolean;
+  crossed: { thresholdIndex: number; spentMicros: number }[];
 }
 
 /** The keys of one rate limit, as read by {@link CounterStore.readRateLimit}. */
@@ -150,10 +161,9 @@ export interface CounterStore {
   readBudget(key: string): Promise<BudgetCounterState>;
   /**
    * Adds the recorded spend to an unseeded counter and marks it seeded, atomically; a counter
-   * already seeded (by another instance, or a concurrent caller) is left alone. Returns whether
-   * this call seeded it.
+   * already seeded (by another instance, or a concurrent caller) is left alone.
    */
-  seedBudget(step: SeedStep): Promise<boolean>;
+  seedBudget(step: SeedStep): Promise<SeedOutcome>;
   /** The rate limit's counters as the admission checks them (admitted calls only). */
   readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState>;
   /** Frees timers/handles owned by the store (never closes an injected Redis client). */

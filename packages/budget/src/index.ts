@@ -42,6 +42,7 @@ export type {
   ThresholdStep,
   BudgetCounterState,
   SeedStep,
+  SeedOutcome,
   RateLimitReadStep,
   RateLimitCounterState,
 } from "./counter-store.js";

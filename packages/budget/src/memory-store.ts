@@ -5,6 +5,7 @@ import type {
   Clock,
   CounterStore,
   RateLimitCounterState,
+  SeedOutcome,
   SettlementPlan,
   SettlementPlanOutcome,
 } from "./counter-store.js";
@@ -235,12 +236,18 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     },
     async seedBudget(step) {
       const counter = budgetCounter(step.key, step.now);
-      if (counter.seeded) return false;
+      if (counter.seeded) return { seeded: false, crossed: [] } satisfies SeedOutcome;
       counter.seeded = true;
       counter.spent += step.amountMicros;
-      for (const threshold of step.thresholds) if (counter.spent >= threshold.micros) counter.thresholds.add(threshold.name);
+      const crossed: SeedOutcome["crossed"] = [];
+      for (let thresholdIndex = 0; thresholdIndex < step.thresholds.length; thresholdIndex++) {
+        const threshold = step.thresholds[thresholdIndex]!;
+        if (counter.spent < threshold.micros || counter.thresholds.has(threshold.name)) continue;
+        counter.thresholds.add(threshold.name);
+        if (step.amountMicros < threshold.micros) crossed.push({ thresholdIndex, spentMicros: counter.spent });
+      }
       extendBudget(counter, step.expiresAt);
-      return true;
+      return { seeded: true, crossed };
     },
     async readRateLimit(step) {
       const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;

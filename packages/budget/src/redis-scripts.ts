@@ -241,19 +241,26 @@ return {tonumber(values[1]) or 0, tonumber(values[2]) or 0, seeded}
 /**
  * KEYS: hash; ARGV: now, amount, expiresAt or -1, #thresholds, (name, micros) per threshold.
  * Adds the recorded spend and sets the seeded marker unless it is already set (another instance
- * seeded first): settled spend that created the hash meanwhile is kept. Returns 1 when seeded here.
+ * seeded first): settled spend that created the hash meanwhile is kept. Thresholds the recorded
+ * spend alone reaches are marked silently; those reached only with the settled spend are
+ * reported. Returns {0} when already seeded, else {1, (thresholdIndex, spent) per crossing}.
  */
 export const seedBudgetScript = `${helpers}
 local hash, now = KEYS[1], tonumber(ARGV[1])
-if redis.call('HSETNX', hash, 'k', '1') == 0 then return 0 end
+if redis.call('HSETNX', hash, 'k', '1') == 0 then return {0} end
+local recorded = tonumber(ARGV[2])
 local spent = redis.call('HINCRBY', hash, 's', ARGV[2])
 local expiresAt, nth = tonumber(ARGV[3]), tonumber(ARGV[4])
+local reply = {1}
 for t = 1, nth do
   local name, micros = ARGV[3 + 2 * t], tonumber(ARGV[4 + 2 * t])
-  if spent >= micros then redis.call('HSETNX', hash, 't:' .. name, '1') end
+  if spent >= micros and redis.call('HSETNX', hash, 't:' .. name, '1') == 1 and recorded < micros then
+    reply[#reply + 1] = t - 1
+    reply[#reply + 1] = spent
+  end
 end
 if expiresAt >= 0 then extend(hash, expiresAt - now) end
-return 1
+return reply
 `;
 
 /**

@@ -7,6 +7,7 @@ import type {
   CounterStore,
   RateLimitCounterState,
   RateLimitReadStep,
+  SeedOutcome,
   SeedStep,
   SettlementPlan,
   SettlementPlanOutcome,
@@ -154,11 +155,13 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       const reply = (await call("gatewayBudgetRead", [2, keyPrefix + key, `${keyPrefix}${key}:z`, clock()])) as number[];
       return { spentMicros: Number(reply[0]), reservedMicros: Number(reply[1]), seeded: Number(reply[2]) === 1 };
     },
-    async seedBudget(step: SeedStep): Promise<boolean> {
+    async seedBudget(step: SeedStep): Promise<SeedOutcome> {
       const args: (string | number)[] = [step.now, step.amountMicros, step.expiresAt ?? -1, step.thresholds.length];
       for (const threshold of step.thresholds) args.push(threshold.name, threshold.micros);
-      const reply = await call("gatewayBudgetSeed", [1, keyPrefix + step.key, ...args]);
-      return Number(reply) === 1;
+      const reply = (await call("gatewayBudgetSeed", [1, keyPrefix + step.key, ...args])) as number[];
+      const crossed: SeedOutcome["crossed"] = [];
+      for (let index = 1; index + 1 < reply.length; index += 2) crossed.push({ thresholdIndex: Number(reply[index]), spentMicros: Number(reply[index + 1]) });
+      return { seeded: Number(reply[0]) === 1, crossed };
     },
     async readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState> {
       const keys = [keyPrefix + step.requestKey, keyPrefix + step.tokenKey, `${keyPrefix}${step.tokenKey}:h`, keyPrefix + step.concurrencyKey];
