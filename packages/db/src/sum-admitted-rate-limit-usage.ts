@@ -33,7 +33,8 @@ export async function sumAdmittedRateLimitUsage(
   const result = new Map<string, AdmittedUsageTotals>();
   for (let first = 0; first < options.limits.length; first += chunkSize) {
     const chunk = options.limits.slice(first, first + chunkSize);
-    const args: unknown[] = [options.organizationId];
+    // Arguments in the order of their placeholders (SQLite's `?` are positional).
+    const args: unknown[] = [];
     const timestampType = db.provider === "postgresql" ? "::timestamp(3)" : "";
     const textType = db.provider === "postgresql" ? "::text" : "";
     const values = chunk.map((limit) => {
@@ -41,12 +42,14 @@ export async function sumAdmittedRateLimitUsage(
       const at = args.length;
       return `(${sqlPlaceholder(db.provider, at - 3)}${textType}, ${sqlPlaceholder(db.provider, at - 2)}${textType}, ${sqlPlaceholder(db.provider, at - 1)}${textType}, ${sqlPlaceholder(db.provider, at)}${timestampType})`;
     });
+    args.push(options.organizationId);
+    const organizationPlaceholder = sqlPlaceholder(db.provider, args.length);
     const rows = await db.queryStatement({
       sql: `WITH limits (limit_id, project_id, api_key_id, since) AS (VALUES ${values.join(", ")})
         SELECT limits.limit_id AS limit_id, COUNT(events.id) AS requests,
           SUM(events.input_tokens + events.output_tokens + events.cache_read_tokens + events.cache_write_tokens) AS tokens
         FROM limits JOIN usage_events events
-          ON events.organization_id = ${sqlPlaceholder(db.provider, 1)} AND events.occurred_at >= limits.since
+          ON events.organization_id = ${organizationPlaceholder} AND events.occurred_at >= limits.since
           AND ((limits.project_id IS NOT NULL AND events.project_id = limits.project_id)
             OR (limits.api_key_id IS NOT NULL AND events.api_key_id = limits.api_key_id))
           AND (events.status < 400 OR events.provider IS NOT NULL)
