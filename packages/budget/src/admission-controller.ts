@@ -29,6 +29,16 @@ import { createPeriodCache, type BudgetPeriod, type PeriodWindow } from "./perio
  */
 export type RecordedSpendLoader = (budget: BudgetRule, window: PeriodWindow) => Promise<number>;
 
+/**
+ * The recorded tokens of a rate limit's admitted calls since `fromMs` (epoch ms), one entry per
+ * time bucket, oldest first (`@gateway/db`'s `listAdmittedTokenBuckets`). Rebuilds a token window
+ * of an hour or more when its log is missing; shorter windows start empty.
+ */
+export type RecordedTokensLoader = (rule: RateLimitRule, fromMs: number) => Promise<{ time: number; tokens: number }[]>;
+
+/** Token windows at least this long are rebuilt from recorded usage (shorter ones start empty). */
+export const rebuiltTokenWindowMs = 3_600_000;
+
 /** What to do when the counter store (Redis) cannot be reached. */
 export interface StoreFailurePolicy {
   /** `closed` (default): calls under a hard budget get 503 `service_unavailable`. `open`: they pass unchecked. */
@@ -59,6 +69,12 @@ export interface AdmissionControllerSettings {
    * that hard budget like a store failure does (`onRedisError.hardBudgets`, default 503).
    */
   loadRecordedSpend?: RecordedSpendLoader;
+  /**
+   * Loads the recorded tokens of a rate limit's window when a token window of an hour or more is
+   * missing (a restart, a Redis that lost the key), so it is not read as empty. Without it (and
+   * for shorter windows) a missing window starts empty. A failure is a store failure (`onRedisError.rateLimits`).
+   */
+  loadRecordedTokens?: RecordedTokensLoader;
 }
 
 /** Input of {@link AdmissionController.admit}. */
@@ -199,6 +215,8 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
   const loadRecordedSpend = settings.loadRecordedSpend ?? null;
   /** Seeds in progress in this instance, per counter key: concurrent admissions share one load. */
   const pendingSeeds = new Map<string, Promise<SeedOutcome>>();
+  const loadRecordedTokens = settings.loadRecordedTokens ?? null;
+  const pendingWindowSeeds = new Map<string, Promise<unknown>>();
   const instanceTag = randomBytes(6).toString("base64url");
   let sequence = 0;
 
@@ -251,7 +269,13 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
         requestRules.push(rule);
       }
       if (rule.tokensPerWindow !== null && rule.tokensPerWindow !== undefined) {
-        tokenLimits.push({ key: `r:${rule.id}:t`, limit: Math.max(0, Math.floor(rule.tokensPerWindow)), windowMs, tokens: estimatedTokens });
+        tokenLimits.push({
+          key: `r:${rule.id}:t`,
+          limit: Math.max(0, Math.floor(rule.tokensPerWindow)),
+          windowMs,
+          tokens: estimatedTokens,
+          rebuild: loadRecordedTokens !== null && windowMs >= rebuiltTokenWindowMs,
+        });
         tokenRules.push(rule);
       }
       if (rule.concurrency !== null && rule.concurrency !== undefined) {
@@ -284,6 +308,7 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
             const step = reservations[index]!;
             seeds.push(seedCounter(reservedBudgets[index]!, step.key, step.expiresAt, now));
           }
+          for (const index of outcome.tokenIndexes) seeds.push(seedTokenWindow(tokenRules[index]!, tokenLimits[index]!, now));
           await Promise.all(seeds);
           outcome = await store.admit(plan);
           if (!outcome.admitted && outcome.kind === "unseeded") throw new Error("A budget counter lost its seed again during admission.");
@@ -418,6 +443,19 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
       });
     })().finally(() => pendingSeeds.delete(key));
     pendingSeeds.set(key, seeding);
+    return seeding;
+  }
+
+  /** Rebuilds a missing token window from recorded usage, once per key in this instance at a time. */
+  function seedTokenWindow(rule: RateLimitRule, step: TokenLimitStep, timeMs: number): Promise<unknown> {
+    const pending = pendingWindowSeeds.get(step.key);
+    if (pending !== undefined) return pending;
+    const seeding = (async () => {
+      const buckets = await loadRecordedTokens!(rule, timeMs - step.windowMs);
+      const entries = buckets.map((bucket) => ({ id: `s:${bucket.time}`, time: bucket.time, tokens: nonNegativeInteger(bucket.tokens, "recorded tokens") }));
+      return store.seedTokenWindow({ key: step.key, windowMs: step.windowMs, now: clock(), entries });
+    })().finally(() => pendingWindowSeeds.delete(step.key));
+    pendingWindowSeeds.set(step.key, seeding);
     return seeding;
   }
 

@@ -27,6 +27,11 @@ export interface TokenLimitStep {
   windowMs: number;
   /** Estimated tokens of the call, counted until settle corrects them. */
   tokens: number;
+  /**
+   * The window is rebuilt from recorded usage when its log is missing (windows of an hour or
+   * more, with a loader): a log without its seeded marker is reported `unseeded`, not read as empty.
+   */
+  rebuild: boolean;
 }
 
 /** One concurrency-slot acquisition of an {@link AdmissionPlan}. */
@@ -54,15 +59,16 @@ export interface AdmissionPlan {
 
 /**
  * The result of {@link CounterStore.admit}. `index` points into the plan's list of that kind.
- * `unseeded`: these reservations' budget counters were never seeded from recorded usage (a new
- * counter, a restarted process, a Redis that lost its keys): nothing was recorded; seed them
- * ({@link CounterStore.seedBudget}) and admit again. A missing counter is never read as 0.
+ * `unseeded`: these reservations' budget counters (`indexes`) or token windows marked `rebuild`
+ * (`tokenIndexes`) were never seeded from recorded usage (new, a restarted process, a Redis that
+ * lost its keys): nothing was recorded; seed them ({@link CounterStore.seedBudget},
+ * {@link CounterStore.seedTokenWindow}) and admit again. A missing counter is never read as 0.
  */
 export type AdmissionPlanOutcome =
   | { admitted: true }
   | { admitted: false; kind: "budget"; index: number; spentMicros: number; reservedMicros: number }
   | { admitted: false; kind: "requests" | "tokens" | "concurrency"; index: number; retryAfterMs: number }
-  | { admitted: false; kind: "unseeded"; indexes: number[] };
+  | { admitted: false; kind: "unseeded"; indexes: number[]; tokenIndexes: number[] };
 
 /** A soft/hard budget threshold to detect on settle. */
 export interface ThresholdStep {
@@ -131,6 +137,15 @@ export interface SeedOutcome {
   crossed: { thresholdIndex: number; spentMicros: number }[];
 }
 
+/** Rebuilds a token window from recorded usage; see {@link CounterStore.seedTokenWindow}. */
+export interface TokenWindowSeedStep {
+  key: string;
+  windowMs: number;
+  now: number;
+  /** Recorded tokens of the window, oldest first, one entry per time bucket (`id` unique per bucket). */
+  entries: readonly { id: string; time: number; tokens: number }[];
+}
+
 /** The keys of one rate limit, as read by {@link CounterStore.readRateLimit}. */
 export interface RateLimitReadStep {
   requestKey: string;
@@ -164,6 +179,11 @@ export interface CounterStore {
    * already seeded (by another instance, or a concurrent caller) is left alone.
    */
   seedBudget(step: SeedStep): Promise<SeedOutcome>;
+  /**
+   * Adds recorded entries to an unseeded token window and marks it seeded, atomically; a window
+   * already seeded is left alone. Returns whether this call seeded it.
+   */
+  seedTokenWindow(step: TokenWindowSeedStep): Promise<boolean>;
   /** The rate limit's counters as the admission checks them (admitted calls only). */
   readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState>;
   /** Frees timers/handles owned by the store (never closes an injected Redis client). */

@@ -9,7 +9,7 @@ export { periodKey, periodWindow } from "./period-key.js";
 export type { BudgetPeriod, PeriodWindow } from "./period-key.js";
 export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget, budgetCounterKey, rateLimitCounterKeys } from "./budget-rule.js";
 export type { BudgetRule, BudgetScope, BudgetSpendReset, RateLimitRule, CallerScope } from "./budget-rule.js";
-export { createAdmissionController } from "./admission-controller.js";
+export { createAdmissionController, rebuiltTokenWindowMs } from "./admission-controller.js";
 export type {
   AdmissionController,
   AdmissionControllerSettings,
@@ -22,6 +22,7 @@ export type {
   BudgetUsage,
   RateLimitUsage,
   RecordedSpendLoader,
+  RecordedTokensLoader,
 } from "./admission-controller.js";
 export { createMemoryStore } from "./memory-store.js";
 export type { MemoryStoreSettings } from "./memory-store.js";
@@ -45,6 +46,7 @@ export type {
   SeedOutcome,
   RateLimitReadStep,
   RateLimitCounterState,
+  TokenWindowSeedStep,
 } from "./counter-store.js";
 export { recordedSpendQuery } from "./recorded-spend-query.js";
 export type { RecordedSpendQuery } from "./recorded-spend-query.js";

@@ -36,6 +36,8 @@ interface WindowLog {
   entries: Map<string, { time: number; tokens: number }>;
   sum: number;
   expiresAt: number;
+  /** Set once the window was rebuilt from recorded usage (`seedTokenWindow`). */
+  seeded: boolean;
 }
 
 interface LeaseSet {
@@ -93,7 +95,7 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     let log = logs.get(key);
     if (log && now >= log.expiresAt) log = undefined;
     if (!log) {
-      log = { entries: new Map(), sum: 0, expiresAt: now + windowMs };
+      log = { entries: new Map(), sum: 0, expiresAt: now + windowMs, seeded: false };
       logs.set(key, log);
     }
     const cutoff = now - windowMs;
@@ -126,9 +128,14 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
         return { admitted: false, kind: "requests", index, retryAfterMs: requestRetryAfterMs(log, step.limit, step.windowMs, now) };
       }
     }
+    let unseededTokens: number[] | null = null;
     for (let index = 0; index < plan.tokenLimits.length; index++) {
       const step = plan.tokenLimits[index]!;
       const log = windowLog(step.key, now, step.windowMs);
+      if (step.rebuild && !log.seeded) {
+        (unseededTokens ??= []).push(index);
+        continue;
+      }
       if (log.sum + step.tokens > step.limit) {
         return { admitted: false, kind: "tokens", index, retryAfterMs: tokenRetryAfterMs(log, step.limit, step.tokens, step.windowMs, now) };
       }
@@ -155,7 +162,9 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
         return { admitted: false, kind: "budget", index, spentMicros: counter.spent, reservedMicros: counter.reserved };
       }
     }
-    if (unseeded !== null) return { admitted: false, kind: "unseeded", indexes: unseeded };
+    if (unseeded !== null || unseededTokens !== null) {
+      return { admitted: false, kind: "unseeded", indexes: unseeded ?? noIndexes, tokenIndexes: unseededTokens ?? noIndexes };
+    }
     // Phase 2: record.
     for (const step of plan.requestLimits) {
       const log = logs.get(step.key)!;
@@ -248,6 +257,21 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
       }
       extendBudget(counter, step.expiresAt);
       return { seeded: true, crossed };
+    },
+    async seedTokenWindow(step) {
+      const log = windowLog(step.key, step.now, step.windowMs);
+      if (log.seeded) return false;
+      log.seeded = true;
+      // Recorded entries are older than any live one: they go first, so the window trims them first.
+      const entries = new Map<string, { time: number; tokens: number }>();
+      for (const entry of step.entries) {
+        entries.set(entry.id, { time: entry.time, tokens: entry.tokens });
+        log.sum += entry.tokens;
+      }
+      for (const [id, entry] of log.entries) entries.set(id, entry);
+      log.entries = entries;
+      log.expiresAt = Math.max(log.expiresAt, step.now + step.windowMs);
+      return true;
     },
     async readRateLimit(step) {
       const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;

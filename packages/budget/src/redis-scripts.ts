@@ -6,7 +6,8 @@
  *   a sorted set of admission ids scored by reservation deadline. A hash without `k` (new, or
  *   lost by a Redis restart or eviction) is never read as 0: admission reports it `unseeded`.
  * - request log `r:<limitId>:q`: sorted set of admission ids scored by admission time.
- * - token log `r:<limitId>:t`: same, plus hash `...:h` with each admission's tokens and `sum`.
+ * - token log `r:<limitId>:t`: same, plus hash `...:h` with each admission's tokens, `sum` and,
+ *   for windows rebuilt from recorded usage, `k` (seeded marker).
  * - concurrency `r:<limitId>:c`: sorted set of admission ids scored by lease deadline.
  * @internal
  */
@@ -59,10 +60,11 @@ end
 
 /**
  * ARGV: now, admissionId, leaseExpiresAt, #requests, #tokens, #concurrency, #reservations,
- * then per request limit: limit, windowMs (KEYS: log); per token limit: limit, windowMs, tokens
- * (KEYS: log, hash); per concurrency limit: limit (KEYS: set); per reservation: limit, amount,
+ * then per request limit: limit, windowMs (KEYS: log); per token limit: limit, windowMs, tokens,
+ * rebuild 0/1 (KEYS: log, hash); per concurrency limit: limit (KEYS: set); per reservation: limit, amount,
  * expiresAt or -1 (KEYS: hash, zset). Returns {'ok'}, {kind, index, a, b} or
- * {'unseeded', index...} (reservations whose counter has no seeded marker; nothing recorded).
+ * {'unseeded', #reservations, index..., token index...} (reservations whose counter, and rebuilt
+ * token windows whose hash, has no seeded marker; nothing recorded).
  */
 export const admitScript = `${helpers}
 local now = tonumber(ARGV[1])
@@ -86,12 +88,16 @@ for i = 1, nq do
   end
   k, a = k + 1, a + 2
 end
+local unseededTokens = nil
 for i = 1, nt do
   local log, hash = KEYS[k], KEYS[k + 1]
   local limit, window, tokens = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   trimTokens(log, hash, now - window)
   local sum = tonumber(redis.call('HGET', hash, 'sum') or '0') or 0
-  if sum + tokens > limit then
+  if ARGV[a + 3] == '1' and redis.call('HEXISTS', hash, 'k') == 0 then
+    if not unseededTokens then unseededTokens = {} end
+    unseededTokens[#unseededTokens + 1] = i - 1
+  elseif sum + tokens > limit then
     local retry = window
     if tokens <= limit then
       local entries = redis.call('ZRANGE', log, 0, -1, 'WITHSCORES')
@@ -106,7 +112,7 @@ for i = 1, nt do
     end
     return {'tokens', i - 1, retry}
   end
-  k, a = k + 2, a + 3
+  k, a = k + 2, a + 4
 end
 for i = 1, nc do
   local set, limit = KEYS[k], tonumber(ARGV[a])
@@ -115,13 +121,15 @@ for i = 1, nc do
   k, a = k + 1, a + 1
 end
 local unseeded = nil
+if unseededTokens then unseeded = {'unseeded', 0} end
 for i = 1, nr do
   local hash, zset = KEYS[k], KEYS[k + 1]
   local limit, amount = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
   reclaim(hash, zset, now)
   local values = redis.call('HMGET', hash, 's', 'v', 'k')
   if not values[3] then
-    if not unseeded then unseeded = {'unseeded'} end
+    if not unseeded then unseeded = {'unseeded', 0} end
+    unseeded[2] = unseeded[2] + 1
     unseeded[#unseeded + 1] = i - 1
   else
     local spent, reserved = tonumber(values[1]) or 0, tonumber(values[2]) or 0
@@ -129,7 +137,12 @@ for i = 1, nr do
   end
   k, a = k + 2, a + 3
 end
-if unseeded then return unseeded end
+if unseeded then
+  if unseededTokens then
+    for i = 1, #unseededTokens do unseeded[#unseeded + 1] = unseededTokens[i] end
+  end
+  return unseeded
+end
 
 -- Phase 2: record.
 k, a = 1, 8
@@ -147,7 +160,7 @@ for i = 1, nt do
   redis.call('HINCRBY', hash, 'sum', tokens)
   extend(log, window)
   extend(hash, window)
-  k, a = k + 2, a + 3
+  k, a = k + 2, a + 4
 end
 for i = 1, nc do
   local set = KEYS[k]
@@ -261,6 +274,28 @@ for t = 1, nth do
 end
 if expiresAt >= 0 then extend(hash, expiresAt - now) end
 return reply
+`;
+
+/**
+ * KEYS: token log, token hash; ARGV: now, windowMs, #entries, (id, time, tokens) per entry.
+ * Rebuilds a token window from recorded usage unless its seeded marker is set (another instance
+ * did first). Returns 1 when seeded here.
+ */
+export const seedTokenWindowScript = `${helpers}
+local log, hash = KEYS[1], KEYS[2]
+local now, window, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if redis.call('HSETNX', hash, 'k', '1') == 0 then return 0 end
+local added = 0
+for i = 1, n do
+  local id, time, tokens = ARGV[1 + 3 * i], tonumber(ARGV[2 + 3 * i]), tonumber(ARGV[3 + 3 * i])
+  redis.call('ZADD', log, time, id)
+  redis.call('HSET', hash, id, tokens)
+  added = added + tokens
+end
+if added ~= 0 then redis.call('HINCRBY', hash, 'sum', added) end
+extend(log, window)
+extend(hash, window)
+return 1
 `;
 
 /**

@@ -11,8 +11,9 @@ import type {
   SeedStep,
   SettlementPlan,
   SettlementPlanOutcome,
+  TokenWindowSeedStep,
 } from "./counter-store.js";
-import { admitScript, readBudgetScript, readRateLimitScript, seedBudgetScript, settleScript } from "./redis-scripts.js";
+import { admitScript, readBudgetScript, readRateLimitScript, seedBudgetScript, seedTokenWindowScript, settleScript } from "./redis-scripts.js";
 
 /** Settings of {@link createRedisStore}. */
 export interface RedisStoreSettings {
@@ -58,6 +59,7 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
   if (typeof commands.gatewayBudgetSettle !== "function") redis.defineCommand("gatewayBudgetSettle", { lua: settleScript });
   if (typeof commands.gatewayBudgetRead !== "function") redis.defineCommand("gatewayBudgetRead", { lua: readBudgetScript });
   if (typeof commands.gatewayBudgetSeed !== "function") redis.defineCommand("gatewayBudgetSeed", { lua: seedBudgetScript });
+  if (typeof commands.gatewayTokenWindowSeed !== "function") redis.defineCommand("gatewayTokenWindowSeed", { lua: seedTokenWindowScript });
   if (typeof commands.gatewayRateLimitRead !== "function") redis.defineCommand("gatewayRateLimitRead", { lua: readRateLimitScript });
 
   function call(name: string, args: (string | number)[]): Promise<unknown> {
@@ -100,7 +102,7 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       }
       for (const step of plan.tokenLimits) {
         keys.push(keyPrefix + step.key, `${keyPrefix}${step.key}:h`);
-        args.push(step.limit, step.windowMs, step.tokens);
+        args.push(step.limit, step.windowMs, step.tokens, step.rebuild ? 1 : 0);
       }
       for (const step of plan.concurrencyLimits) {
         keys.push(keyPrefix + step.key);
@@ -113,7 +115,11 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       const reply = (await call("gatewayBudgetAdmit", [keys.length, ...keys, ...args])) as [string, number?, number?, number?];
       const kind = reply[0];
       if (kind === "ok") return { admitted: true };
-      if (kind === "unseeded") return { admitted: false, kind, indexes: reply.slice(1).map(Number) };
+      if (kind === "unseeded") {
+        const budgets = Number(reply[1]);
+        const indexes = reply.slice(2).map(Number);
+        return { admitted: false, kind, indexes: indexes.slice(0, budgets), tokenIndexes: indexes.slice(budgets) };
+      }
       if (kind === "budget") {
         return { admitted: false, kind, index: Number(reply[1]), spentMicros: Number(reply[2]), reservedMicros: Number(reply[3]) };
       }
@@ -162,6 +168,12 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       const crossed: SeedOutcome["crossed"] = [];
       for (let index = 1; index + 1 < reply.length; index += 2) crossed.push({ thresholdIndex: Number(reply[index]), spentMicros: Number(reply[index + 1]) });
       return { seeded: Number(reply[0]) === 1, crossed };
+    },
+    async seedTokenWindow(step: TokenWindowSeedStep): Promise<boolean> {
+      const args: (string | number)[] = [step.now, step.windowMs, step.entries.length];
+      for (const entry of step.entries) args.push(entry.id, entry.time, entry.tokens);
+      const reply = await call("gatewayTokenWindowSeed", [2, keyPrefix + step.key, `${keyPrefix}${step.key}:h`, ...args]);
+      return Number(reply) === 1;
     },
     async readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState> {
       const keys = [keyPrefix + step.requestKey, keyPrefix + step.tokenKey, `${keyPrefix}${step.tokenKey}:h`, keyPrefix + step.concurrencyKey];

@@ -224,6 +224,58 @@ export function defineSeedingContract(createStores: (clock: TestClock) => Promis
       }
     });
 
+    it("rebuilds a missing token window of an hour or more from recorded usage; shorter windows start empty", async () => {
+      const clock = createTestClock(start);
+      const stores = await createStores(clock);
+      try {
+        const limit = (windowSeconds: number): RateLimitRule => ({
+          id: `limit_${Math.random().toString(36).slice(2, 8)}`,
+          organizationId: "org_1",
+          scope: "key",
+          scopeId: "key_1",
+          windowSeconds,
+          requestsPerWindow: null,
+          tokensPerWindow: 1_000,
+          concurrency: null,
+        });
+        const hourly = limit(3600);
+        const minutely = limit(60);
+        const loads: { limitId: string; fromMs: number }[] = [];
+        const settings = {
+          loadRecordedTokens: async (rule: RateLimitRule, fromMs: number) => {
+            loads.push({ limitId: rule.id, fromMs });
+            return [{ time: start - 50 * 60_000, tokens: 300 }, { time: start - 10 * 60_000, tokens: 600 }];
+          },
+        };
+        const first = createAdmissionController({ store: stores.first, ...settings });
+        const second = createAdmissionController({ store: stores.second, ...settings });
+        // 900 recorded in the last hour: 200 more do not fit, on either instance (seeded once, not twice).
+        const refusals = await Promise.allSettled([first.admit({ ...input([], 0, [hourly]), estimatedTokens: 200 }), second.admit({ ...input([], 0, [hourly]), estimatedTokens: 200 })]);
+        for (const refusal of refusals) {
+          expect(refusal.status).toBe("rejected");
+          expect((refusal as PromiseRejectedResult).reason).toMatchObject({ code: "gateway_rate_limit_exceeded", details: { kind: "tokens" } });
+        }
+        expect(await first.readRateLimitUsage(hourly)).toMatchObject({ tokens: 900 });
+        expect(loads[0]).toEqual({ limitId: hourly.id, fromMs: start - 3_600_000 });
+        await first.admit({ ...input([], 0, [hourly]), estimatedTokens: 100 });
+        // The recorded entries leave the window as time passes, like admitted ones.
+        clock.advance(11 * 60_000);
+        expect(await first.readRateLimitUsage(hourly)).toMatchObject({ tokens: 700 });
+        await first.admit({ ...input([], 0, [hourly]), estimatedTokens: 300 });
+        // A minute window is never rebuilt: it starts empty.
+        await first.admit({ ...input([], 0, [minutely]), estimatedTokens: 1_000 });
+        expect(loads.every((load) => load.limitId === hourly.id)).toBe(true);
+
+        // Counters lost (Redis flushed, or a restart): the hour is rebuilt again, never read as empty.
+        await stores.loseCounters();
+        const fresh = createAdmissionController({ store: stores.first, ...settings });
+        const refused = await rejection(fresh.admit({ ...input([], 0, [hourly]), estimatedTokens: 500 }));
+        expect(refused.code).toBe("gateway_rate_limit_exceeded");
+      } finally {
+        await stores.close();
+      }
+    });
+
     it("reads a rate limit's window as the limiter counts it: admitted calls only", async () => {
       const clock = createTestClock(start);
       const stores = await createStores(clock);
