@@ -2,6 +2,7 @@ import {
   type AdmissionController,
   type BudgetThresholdCrossing,
   type RecordedSpendLoader,
+  type RecordedTokensLoader,
   createAdmissionController,
   createMemoryStore,
   createRedisStore,
@@ -137,6 +138,11 @@ export interface GatewayRuntimeOptions {
    * its keys). Without it a missing counter starts from nothing recorded.
    */
   recordedSpend?: RecordedSpendLoader;
+  /**
+   * The recorded tokens of a rate limit's admitted calls per minute (`@gateway/db`'s
+   * `listAdmittedTokenBuckets`): rebuilds a missing token window of an hour or more (shorter ones start empty).
+   */
+  recordedTokens?: RecordedTokensLoader;
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
@@ -331,6 +337,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
     ...(options.recordedSpend === undefined ? {} : { loadRecordedSpend: options.recordedSpend }),
+    ...(options.recordedTokens === undefined ? {} : { loadRecordedTokens: options.recordedTokens }),
   });
   const notificationGate = createNotificationGate({ redis: redis ?? null, keyPrefix });
   const admission = notifyAdmissionRefusals(controller, {

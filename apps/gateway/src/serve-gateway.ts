@@ -22,6 +22,7 @@ import {
   writeStoredResponse,
   openUsageWriterThread,
   resolveDatabaseUrl,
+  listAdmittedTokenBuckets,
   sumRecordedBudgetSpend,
   timeOrderedId,
   writeUsageBatch,
@@ -159,6 +160,11 @@ export async function serveGateway<D extends ServableDatabase>(
         if (budget.organizationId === undefined) throw new Error(`Budget ${budget.id} has no organization.`);
         const totals = await sumRecordedBudgetSpend(database, { organizationId: budget.organizationId, budgets: [recordedSpendQuery(budget, window)] });
         return totals.get(budget.id) ?? 0;
+      },
+      // A missing token window of an hour or more is rebuilt from the recorded usage of its admitted calls.
+      recordedTokens: async (rule, fromMs) => {
+        if (rule.organizationId === undefined) throw new Error(`Rate limit ${rule.id} has no organization.`);
+        return listAdmittedTokenBuckets(database, { organizationId: rule.organizationId, scope: rule.scope, scopeId: rule.scopeId, from: new Date(fromMs) });
       },
       // Stored Responses: one primary-key read per `previous_response_id`, one write before the answer's last byte.
       responseStore: {

@@ -50,3 +50,5 @@ export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteSt
 export { budgetCounterVersion } from "./budget-counter-version.js";
 export { sumRecordedBudgetSpend } from "./sum-recorded-budget-spend.js";
 export type { RecordedSpendBudget, SumRecordedBudgetSpendOptions } from "./sum-recorded-budget-spend.js";
+export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
+export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";

@@ -172,6 +172,8 @@ export { budgetCounterVersion } from "./budget-counter-version.js";
 export { sumRecordedBudgetSpend } from "./sum-recorded-budget-spend.js";
 export type { RecordedSpendBudget, SumRecordedBudgetSpendOptions } from "./sum-recorded-budget-spend.js";
 export { sumAdmittedRateLimitUsage } from "./sum-admitted-rate-limit-usage.js";
+export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
+export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";
 export type { AdmittedUsageLimit, AdmittedUsageTotals } from "./sum-admitted-rate-limit-usage.js";
 export { createRateLimit, upsertRateLimit, listRateLimits, getRateLimit, updateRateLimit, deleteRateLimit } from "./rate-limits.js";
 export type { RateLimitRecord, RateLimitInput } from "./rate-limits.js";

@@ -7,6 +7,7 @@ import {
   createOrganization,
   createProject,
   createTeam,
+  listAdmittedTokenBuckets,
   openDataPlaneDatabase,
   sumAdmittedRateLimitUsage,
   sumRecordedBudgetSpend,
@@ -92,5 +93,15 @@ describe.each(databaseTargets)("recorded budget spend and admitted rate-limit us
       "team-key-hour": { requests: 1, tokens: 18 },
       idle: { requests: 0, tokens: 0 },
     });
+  });
+
+  it.skipIf(target.skip)("lists the admitted calls' tokens per UTC minute since a time, to rebuild a token window", async () => {
+    const buckets = await listAdmittedTokenBuckets(dataPlane, { organizationId, scope: "key", scopeId: keyId, from: new Date("2026-03-16T00:00:00Z") });
+    // 03-16 08:00 (18), 03-18 11:59 (200 and 502 after admission: 36; the 429 refusal does not count).
+    expect(buckets).toEqual([
+      { time: Date.parse("2026-03-16T08:00:00Z"), tokens: 18 },
+      { time: Date.parse("2026-03-18T11:59:00Z"), tokens: 36 },
+    ]);
+    expect(await listAdmittedTokenBuckets(dataPlane, { organizationId, scope: "project", scopeId: otherProjectId, from: new Date("2026-03-18T11:59:51Z") })).toEqual([]);
   });
 });
