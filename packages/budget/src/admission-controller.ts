@@ -311,7 +311,7 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
           for (const index of outcome.tokenIndexes) seeds.push(seedTokenWindow(tokenRules[index]!, tokenLimits[index]!, now));
           await Promise.all(seeds);
           outcome = await store.admit(plan);
-          if (!outcome.admitted && outcome.kind === "unseeded") throw new Error("A budget counter lost its seed again during admission.");
+          if (!outcome.admitted && outcome.kind === "unseeded") throw new Error("A counter lost its seed again during admission.");
         }
       } catch (error) {
         reportError(error, { operation: "admit" });
