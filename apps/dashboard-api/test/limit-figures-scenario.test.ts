@@ -312,6 +312,28 @@ for (const scenario of scenarios) {
       for (let index = 0; index < 5; index++) statuses.push((await chat(gateways[index % gateways.length]!)).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       expect(await page()).toMatchObject({ requests: 3, requests_remaining: 0 });
+
+      // A token window of an hour survives a restart (and a Redis that lost its keys): rebuilt from recorded usage.
+      expect((await harness.request("DELETE", `/api/rate-limits/${id}`, { cookie: owner })).status).toBe(200);
+      const hourly = (await harness.request("POST", "/api/rate-limits", { cookie: owner, body: { scope: "key", scope_id: apiKeyId, window_seconds: 3600, tokens_per_window: 100_000 } })).body
+        .id as string;
+      await waitFor(
+        "the hourly limit to reach every gateway",
+        () => gateways.every((gateway) => gateway.runtime.snapshots.current().snapshot.rateLimits.map((limit) => limit.id).join() === hourly),
+        (served) => served,
+      );
+      const tokensOf = async () =>
+        ((await harness.request("GET", "/api/usage/rate-limits", { cookie: owner })).body.data as { rate_limit_id: string; tokens: number }[]).find((status) => status.rate_limit_id === hourly)!
+          .tokens;
+      // Calls from before the limit existed are not its calls.
+      expect(await tokensOf()).toBe(0);
+      for (let index = 0; index < 2; index++) expect((await chat(gateways[index % gateways.length]!)).status).toBe(200);
+      await recordedSpend();
+      expect(await tokensOf()).toBe(40);
+      await stopGateways();
+      if (scenario.redis) await flushCounters();
+      await startGateways();
+      expect(await tokensOf()).toBe(40);
     }, 60_000);
   });
 }

@@ -30,7 +30,8 @@ import { createPeriodCache, type BudgetPeriod, type PeriodWindow } from "./perio
 export type RecordedSpendLoader = (budget: BudgetRule, window: PeriodWindow) => Promise<number>;
 
 /**
- * The recorded tokens of a rate limit's admitted calls since `fromMs` (epoch ms), one entry per
+ * The recorded tokens of a rate limit's admitted calls since `fromMs` (epoch ms: the window's
+ * start, or the limit's `createdAt` when later), one entry per
  * time bucket, oldest first (`@gateway/db`'s `listAdmittedTokenBuckets`). Rebuilds a token window
  * of an hour or more when its log is missing; shorter windows start empty.
  */
@@ -451,7 +452,9 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
     const pending = pendingWindowSeeds.get(step.key);
     if (pending !== undefined) return pending;
     const seeding = (async () => {
-      const buckets = await loadRecordedTokens!(rule, timeMs - step.windowMs);
+      // Calls from before the limit existed were not admitted by it.
+      const createdAt = rule.createdAt instanceof Date ? rule.createdAt.getTime() : 0;
+      const buckets = await loadRecordedTokens!(rule, Math.max(timeMs - step.windowMs, createdAt));
       const entries = buckets.map((bucket) => ({ id: `s:${bucket.time}`, time: bucket.time, tokens: nonNegativeInteger(bucket.tokens, "recorded tokens") }));
       return store.seedTokenWindow({ key: step.key, windowMs: step.windowMs, now: clock(), entries });
     })().finally(() => pendingWindowSeeds.delete(step.key));
@@ -475,7 +478,16 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
     },
     async readRateLimitUsage(rule) {
       const windowMs = Math.max(1, Math.floor(rule.windowSeconds)) * 1000;
-      return store.readRateLimit({ ...rateLimitCounterKeys(rule.id), windowMs, now: clock() });
+      const keys = rateLimitCounterKeys(rule.id);
+      const now = clock();
+      let state = await store.readRateLimit({ ...keys, windowMs, now });
+      // A token window that admission would rebuild is rebuilt here too, so the figure is the one admission uses.
+      const rebuilds = loadRecordedTokens !== null && windowMs >= rebuiltTokenWindowMs && rule.tokensPerWindow !== null && rule.tokensPerWindow !== undefined;
+      if (rebuilds && !state.tokensSeeded) {
+        await seedTokenWindow(rule, { key: keys.tokenKey, limit: 0, windowMs, tokens: 0, rebuild: true }, now);
+        state = await store.readRateLimit({ ...keys, windowMs, now: clock() });
+      }
+      return { requests: state.requests, tokens: state.tokens, concurrent: state.concurrent };
     },
   };
 }

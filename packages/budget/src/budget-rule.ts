@@ -52,6 +52,8 @@ export interface RateLimitRule {
   requestsPerWindow: number | null;
   tokensPerWindow: number | null;
   concurrency: number | null;
+  /** When the limit was created: a token window rebuilt from recorded usage starts no earlier. */
+  createdAt?: Date | null;
 }
 
 /** The caller an admission is for. */

@@ -160,6 +160,8 @@ export interface RateLimitCounterState {
   requests: number;
   tokens: number;
   concurrent: number;
+  /** Whether the token window carries the seeded marker (it was rebuilt from recorded usage). */
+  tokensSeeded: boolean;
 }
 
 /**

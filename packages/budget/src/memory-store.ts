@@ -275,11 +275,12 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     },
     async readRateLimit(step) {
       const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;
-      const tokens = logs.has(step.tokenKey) ? windowLog(step.tokenKey, step.now, step.windowMs).sum : 0;
+      const tokenLog = logs.has(step.tokenKey) ? windowLog(step.tokenKey, step.now, step.windowMs) : null;
+      const tokens = tokenLog === null ? 0 : tokenLog.sum;
       let concurrent = 0;
       const set = leaseSets.get(step.concurrencyKey);
       if (set && step.now < set.expiresAt) for (const deadline of set.leases.values()) if (deadline > step.now) concurrent += 1;
-      return { requests, tokens, concurrent } satisfies RateLimitCounterState;
+      return { requests, tokens, concurrent, tokensSeeded: tokenLog !== null && tokenLog.seeded } satisfies RateLimitCounterState;
     },
     async close() {
       budgets.clear();

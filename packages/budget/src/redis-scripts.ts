@@ -300,12 +300,12 @@ return 1
 
 /**
  * KEYS: request log, token log, token hash, concurrency set; ARGV: now, windowMs. Returns
- * {requests, tokens, concurrent} as the admission script counts them (after trimming).
+ * {requests, tokens, concurrent, token window seeded 0/1} as the admission script counts them (after trimming).
  */
 export const readRateLimitScript = `${helpers}
 local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 trimTokens(KEYS[2], KEYS[3], now - window)
 local tokens = tonumber(redis.call('HGET', KEYS[3], 'sum') or '0') or 0
-return {redis.call('ZCARD', KEYS[1]), tokens, redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf')}
+return {redis.call('ZCARD', KEYS[1]), tokens, redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf'), redis.call('HEXISTS', KEYS[3], 'k')}
 `;

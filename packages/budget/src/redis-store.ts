@@ -178,7 +178,7 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
     async readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState> {
       const keys = [keyPrefix + step.requestKey, keyPrefix + step.tokenKey, `${keyPrefix}${step.tokenKey}:h`, keyPrefix + step.concurrencyKey];
       const reply = (await call("gatewayRateLimitRead", [keys.length, ...keys, step.now, step.windowMs])) as number[];
-      return { requests: Number(reply[0]), tokens: Number(reply[1]), concurrent: Number(reply[2]) };
+      return { requests: Number(reply[0]), tokens: Number(reply[1]), concurrent: Number(reply[2]), tokensSeeded: Number(reply[3]) === 1 };
     },
     async close() {},
   };

@@ -244,7 +244,7 @@ export function defineSeedingContract(createStores: (clock: TestClock) => Promis
         const settings = {
           loadRecordedTokens: async (rule: RateLimitRule, fromMs: number) => {
             loads.push({ limitId: rule.id, fromMs });
-            return [{ time: start - 50 * 60_000, tokens: 300 }, { time: start - 10 * 60_000, tokens: 600 }];
+            return [{ time: start - 50 * 60_000, tokens: 300 }, { time: start - 10 * 60_000, tokens: 600 }].filter((entry) => entry.time >= fromMs);
           },
         };
         const first = createAdmissionController({ store: stores.first, ...settings });
@@ -262,13 +262,20 @@ export function defineSeedingContract(createStores: (clock: TestClock) => Promis
         clock.advance(11 * 60_000);
         expect(await first.readRateLimitUsage(hourly)).toMatchObject({ tokens: 700 });
         await first.admit({ ...input([], 0, [hourly]), estimatedTokens: 300 });
+        // A limit created within the window rebuilds only what came after its creation.
+        const recent = { ...limit(3600), createdAt: new Date(clock() - 5 * 60_000) };
+        await first.admit({ ...input([], 0, [recent]), estimatedTokens: 1_000 });
+        expect(loads.at(-1)).toEqual({ limitId: recent.id, fromMs: clock() - 5 * 60_000 });
         // A minute window is never rebuilt: it starts empty.
         await first.admit({ ...input([], 0, [minutely]), estimatedTokens: 1_000 });
-        expect(loads.every((load) => load.limitId === hourly.id)).toBe(true);
+        expect(loads.every((load) => load.limitId !== minutely.id)).toBe(true);
 
-        // Counters lost (Redis flushed, or a restart): the hour is rebuilt again, never read as empty.
+        // Counters lost (Redis flushed, or a restart): the hour is rebuilt again, never read as empty,
+        // by a page read as by an admission.
         await stores.loseCounters();
         const fresh = createAdmissionController({ store: stores.first, ...settings });
+        expect(await fresh.readRateLimitUsage(hourly)).toMatchObject({ tokens: 600 });
+        await stores.loseCounters();
         const refused = await rejection(fresh.admit({ ...input([], 0, [hourly]), estimatedTokens: 500 }));
         expect(refused.code).toBe("gateway_rate_limit_exceeded");
       } finally {
@@ -292,6 +299,7 @@ export function defineSeedingContract(createStores: (clock: TestClock) => Promis
         };
         const controller = createAdmissionController({ store: stores.first });
         expect(await controller.readRateLimitUsage(limit)).toEqual({ requests: 0, tokens: 0, concurrent: 0 });
+        // (No token cap, no loader: nothing is rebuilt.)
         const admissions = [];
         for (let index = 0; index < 3; index++) admissions.push(await controller.admit(input([], 0, [limit])));
         for (let index = 0; index < 4; index++) expect((await rejection(controller.admit(input([], 0, [limit])))).code).toBe("gateway_rate_limit_exceeded");

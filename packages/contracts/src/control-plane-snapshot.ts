@@ -152,6 +152,8 @@ export interface SnapshotRateLimit {
   requestsPerWindow: number | null;
   tokensPerWindow: number | null;
   concurrency: number | null;
+  /** When the limit was created: a window rebuilt from recorded usage never counts calls from before it. */
+  createdAt?: Date;
 }
 
 /** An MCP server's transport upstream. */

@@ -49,7 +49,7 @@ const snapshotQueries = {
   budgets:
     'SELECT "id", "organization_id", "name", "scope", "scope_id", "amount_micros", "period", "mode", "thresholds", "updated_at", "spend_reset_period_key", "spend_reset_baseline_micros" FROM "budgets" ORDER BY "id"',
   rateLimits:
-    'SELECT "id", "organization_id", "scope", "scope_id", "window_seconds", "requests_per_window", "tokens_per_window", "concurrency" FROM "rate_limits" ORDER BY "id"',
+    'SELECT "id", "organization_id", "scope", "scope_id", "window_seconds", "requests_per_window", "tokens_per_window", "concurrency", "created_at" FROM "rate_limits" ORDER BY "id"',
   mcpServers:
     'SELECT "id", "organization_id", "name", "url", "transport", "auth_kind", "status", "tokens_ciphertext", "tokens_expires_at" FROM "mcp_servers" ORDER BY "organization_id", "name"',
   // Only tokens the gateway issued to MCP clients (a hash and a key): grant records carry neither.
@@ -195,6 +195,7 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
       requestsPerWindow: sqlNullableNumber(row.requests_per_window),
       tokensPerWindow: sqlNullableNumber(row.tokens_per_window),
       concurrency: sqlNullableNumber(row.concurrency),
+      createdAt: sqlDate(row.created_at) ?? new Date(0),
     })),
     mcpServers: mcpServers.map((row) => {
       const id = String(row.id);

@@ -30,6 +30,7 @@ import {
   readControlPlaneVersion,
   upsertBudgetByName,
   listBudgets,
+  listRateLimits,
   budgetCounterVersion,
   upsertConnectionByName,
   upsertRateLimit,
@@ -205,7 +206,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
       },
     ]);
     expect(snapshot.rateLimits.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
-      { organizationId: org.id, scope: "project", scopeId: plain.id, windowSeconds: 3600, requestsPerWindow: null, tokensPerWindow: 100_000, concurrency: 4 },
+      { organizationId: org.id, scope: "project", scopeId: plain.id, windowSeconds: 3600, requestsPerWindow: null, tokensPerWindow: 100_000, concurrency: 4, createdAt: (await listRateLimits(db, org.id))[0]!.createdAt },
     ]);
   });
 

@@ -6,7 +6,7 @@ import {
   periodWindow,
   recordedSpendQuery,
 } from "@gateway/budget";
-import { budgetCounterVersion, sumRecordedBudgetSpend, type BudgetRecord, type SqlClient } from "@gateway/db";
+import { budgetCounterVersion, listAdmittedTokenBuckets, sumRecordedBudgetSpend, type BudgetRecord, type SqlClient } from "@gateway/db";
 import type { Redis } from "ioredis";
 
 /**
@@ -26,9 +26,9 @@ export interface LimitCounters {
 }
 
 /**
- * Reads the gateways' Redis counters (same key prefix). A budget counter that is missing is
- * seeded from the recorded usage here exactly as a gateway would seed it, so the figure equals
- * the one the next admission uses.
+ * Reads the gateways' Redis counters (same key prefix). A budget counter (or a token window of
+ * an hour or more) that is missing is rebuilt from the recorded usage here exactly as a gateway
+ * would rebuild it, so the figure equals the one the next admission uses.
  */
 export function createRedisLimitCounters(options: { redis: Redis; keyPrefix: string; database: SqlClient }): LimitCounters {
   const store = createRedisStore({ redis: options.redis, keyPrefix: options.keyPrefix });
@@ -38,6 +38,10 @@ export function createRedisLimitCounters(options: { redis: Redis; keyPrefix: str
       if (budget.organizationId === undefined) throw new Error(`Budget ${budget.id} has no organization.`);
       const totals = await sumRecordedBudgetSpend(options.database, { organizationId: budget.organizationId, budgets: [recordedSpendQuery(budget, window)] });
       return totals.get(budget.id) ?? 0;
+    },
+    loadRecordedTokens: async (rule, fromMs) => {
+      if (rule.organizationId === undefined) throw new Error(`Rate limit ${rule.id} has no organization.`);
+      return listAdmittedTokenBuckets(options.database, { organizationId: rule.organizationId, scope: rule.scope, scopeId: rule.scopeId, from: new Date(fromMs) });
     },
   });
   return { reader, source: "shared_counters" };
