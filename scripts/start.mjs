@@ -34,8 +34,20 @@ const onControlPlaneChange =
 const gatewayAddress = new URL(gateway.url);
 if (gatewayAddress.hostname === "0.0.0.0" || gatewayAddress.hostname === "[::]") gatewayAddress.hostname = "127.0.0.1";
 const settings = process.env.DASHBOARD_GATEWAY_PUBLIC_URL?.trim() ? {} : { gatewayPublicUrl: gatewayAddress.origin };
+// The budget and rate-limit statuses read the gateway's own counters (with REDIS_URL they are the shared ones).
+const limitCounters =
+  gateway.runtime.admission && typeof gateway.runtime.admission.readBudgetUsage === "function"
+    ? { reader: gateway.runtime.admission, source: gateway.runtime.counterSource ?? "instance_counters" }
+    : null;
 // One database handle and one secret box for both (the dashboard encrypts what the gateway decrypts).
-const dashboard = await startDashboard({ database: gateway.database, secretBox: gateway.secretBox, playground, onControlPlaneChange, settings });
+const dashboard = await startDashboard({
+  database: gateway.database,
+  secretBox: gateway.secretBox,
+  playground,
+  onControlPlaneChange,
+  settings,
+  limitCounters,
+});
 console.log(
   dashboard.services.settings.webRoot !== null
     ? `Dashboard: open ${dashboard.url} in a browser and sign in with the admin login.`

@@ -37,6 +37,7 @@ import { mountRoutes } from "./routing/mount-routes.js";
 import { type ControlPlaneChange, createControlPlaneAnnouncer } from "./services/control-plane-announcer.js";
 import type { DashboardServices, SecretCipher } from "./services/dashboard-services.js";
 import type { Redis } from "ioredis";
+import { createRedisLimitCounters, type LimitCounters } from "./services/limit-counters.js";
 
 /**
  * Limits of the login and resend throttles (defaults in parentheses). Logins are limited per
@@ -94,6 +95,12 @@ export interface DashboardDependencies {
    * are logged, never answered.
    */
   onControlPlaneChange?: ((change: ControlPlaneChange) => void | Promise<void>) | null;
+  /**
+   * The admission counters the budget and rate-limit statuses read: `pnpm start` hands the
+   * in-process gateway's (`instance_counters`). Unset: the gateways' Redis counters when `redis`
+   * is given, else none (the statuses show recorded usage).
+   */
+  limitCounters?: LimitCounters | null;
   /** The clock (tests). */
   now?: () => Date;
 }
@@ -167,6 +174,9 @@ export function createDashboardApp(dependencies: DashboardDependencies): Dashboa
     }),
     resendLimiter: createAttemptLimiter({ limit: throttle.resendsPerInvitation ?? 3, windowMs: throttle.resendWindowMs ?? 60 * 60_000 }),
     playground: dependencies.playground ?? null,
+    limitCounters:
+      dependencies.limitCounters ??
+      (dependencies.redis ? createRedisLimitCounters({ redis: dependencies.redis, keyPrefix: settings.redisKeyPrefix, database: dependencies.database }) : null),
     announceControlPlaneChange: createControlPlaneAnnouncer({
       database: dependencies.database,
       redis: dependencies.redis ?? null,

@@ -25,3 +25,4 @@ export type { PlaygroundRunner, PlaygroundChatInput, PlaygroundResult } from "@g
 export type { SecretCipher } from "./services/dashboard-services.js";
 export { isControlPlaneAction } from "./services/control-plane-announcer.js";
 export type { ControlPlaneChange } from "./services/control-plane-announcer.js";
+export type { LimitCounters, LimitFigureSource } from "./services/limit-counters.js";

@@ -9,6 +9,7 @@ import type { PlaygroundRunner } from "@gateway/pipeline";
 import type { ControlPlaneChange } from "./services/control-plane-announcer.js";
 import type { SecretCipher } from "./services/dashboard-services.js";
 import { Redis } from "ioredis";
+import type { LimitCounters } from "./services/limit-counters.js";
 
 /** Options of {@link startDashboard}. Everything is optional: the defaults come from the environment. */
 export interface StartDashboardOptions {
@@ -32,6 +33,12 @@ export interface StartDashboardOptions {
    * gateway runs in the same process, refresh its snapshot here (`scripts/start.mjs` does).
    */
   onControlPlaneChange?: ((change: ControlPlaneChange) => void | Promise<void>) | null;
+  /**
+   * The admission counters of the gateway in the same process (`scripts/start.mjs`): the budget
+   * and rate-limit statuses then show exactly what it admits against. Unset: Redis counters when
+   * `REDIS_URL` is set, else recorded usage.
+   */
+  limitCounters?: LimitCounters | null;
 }
 
 /** A running dashboard API. */
@@ -89,6 +96,7 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
     throttle: options.throttle,
     redis,
     onControlPlaneChange: options.onControlPlaneChange ?? null,
+    ...(options.limitCounters ? { limitCounters: options.limitCounters } : {}),
   });
   // Parser-level refusals, a missing Host and requests slower than 60 s to arrive are answered in the dashboard error body.
   const server = createDashboardServer(dashboard.app);

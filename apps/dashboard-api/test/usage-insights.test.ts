@@ -101,6 +101,9 @@ describe.each(databaseTargets)("budget and rate-limit status, usage series (%s)"
       remaining_micros: 3_000_000,
       used_fraction: 0.25,
       thresholds_reached: [0.25],
+      reserved_micros: 0,
+      spend_reset_at: null,
+      source: "recorded_usage",
       object: "budget.status",
     });
     expect(byId.get(weekly)).toMatchObject({ period_key: "2026-W12", period_start: "2026-03-16T00:00:00.000Z", spent_micros: 2_000_000, remaining_micros: 0, used_fraction: 1, thresholds_reached: [1] });
@@ -110,9 +113,15 @@ describe.each(databaseTargets)("budget and rate-limit status, usage series (%s)"
     expect(byId.get(team)).toMatchObject({ spent_micros: 2_500_000, remaining_micros: 0, used_fraction: 1.25 });
   });
 
-  it("answers each rate limit's current window from the recorded calls", async () => {
+  it("answers each rate limit's current window from the recorded calls it admitted", async () => {
     const projectLimit = (await harness.request("POST", "/api/rate-limits", { cookie: owner, body: { scope: "project", scope_id: projectId, window_seconds: 60, requests_per_window: 10 } })).body.id;
     const keyLimit = (await harness.request("POST", "/api/rate-limits", { cookie: owner, body: { scope: "key", scope_id: teamKeyId, window_seconds: 3600, tokens_per_window: 1000, concurrency: 2 } })).body.id;
+    // Calls made before a limit existed are not its calls: right after creation it shows 0 used.
+    const fresh = await harness.request("GET", "/api/usage/rate-limits", { cookie: viewer });
+    expect(fresh.status).toBe(200);
+    for (const status of fresh.body.data) expect(status).toMatchObject({ requests: 0, tokens: 0, source: "recorded_usage" });
+    // Created before the window started (the test clock is fixed): the whole window counts.
+    for (const id of [projectLimit, keyLimit]) await harness.database.prisma.rateLimit.update({ where: { id }, data: { createdAt: new Date("2026-03-01T00:00:00Z") } });
     const response = await harness.request("GET", "/api/usage/rate-limits", { cookie: viewer });
     expect(response.status).toBe(200);
     const byId = new Map(response.body.data.map((status: { rate_limit_id: string }) => [status.rate_limit_id, status]));
@@ -122,8 +131,10 @@ describe.each(databaseTargets)("budget and rate-limit status, usage series (%s)"
       window_end: "2026-03-18T12:00:00.000Z",
       requests: 1,
       tokens: 15,
+      concurrent: null,
       requests_remaining: 9,
       tokens_remaining: null,
+      source: "recorded_usage",
       object: "rate_limit.status",
     });
     expect(byId.get(keyLimit)).toMatchObject({ requests: 1, tokens: 150, requests_remaining: null, tokens_remaining: 850 });
@@ -160,4 +171,71 @@ describe.each(databaseTargets)("budget and rate-limit status, usage series (%s)"
       expect((await harness.request("GET", path)).status, path).toBe(401);
     }
   });
+});
+
+describe.each(databaseTargets)("budget reset and admitted calls in a rate limit's window (%s)", (target) => {
+  let harness: TestDashboard;
+  let owner: string;
+  let viewer: string;
+  let organizationId: string;
+  let projectId: string;
+  let keyId: string;
+
+  beforeAll(async () => {
+    harness = await startTestDashboard({ target, dependencies: { now: () => now } });
+    organizationId = (await harness.createOrganization()).id;
+    const ownerAccount = await harness.createMember({ organizationId, role: "owner" });
+    owner = await harness.login(ownerAccount.email, ownerAccount.password);
+    const viewerAccount = await harness.createMember({ organizationId, role: "viewer" });
+    viewer = await harness.login(viewerAccount.email, viewerAccount.password);
+    projectId = (await harness.request("POST", "/api/projects", { cookie: owner, body: { name: "main" } })).body.id;
+    keyId = (await harness.request("POST", "/api/api-keys", { cookie: owner, body: { name: "plain", project_id: projectId } })).body.id;
+    const mine = { organizationId, projectId, apiKeyId: keyId };
+    await writeUsageBatch(harness.database, [
+      event({ ...mine, occurredAt: new Date("2026-03-10T08:00:00Z"), costMicros: 3_000_000 }),
+      event({ ...mine, occurredAt: new Date("2026-03-18T11:59:30Z"), costMicros: 0 }),
+      // Refused by a rate limit and by a budget (never reached a provider): not admitted calls.
+      event({ ...mine, occurredAt: new Date("2026-03-18T11:59:40Z"), status: 429, errorCode: "gateway_rate_limit_exceeded", provider: null, model: null, costMicros: 0 }),
+      event({ ...mine, occurredAt: new Date("2026-03-18T11:59:45Z"), status: 424, errorCode: "hard_budget_exceeded", provider: null, model: null, costMicros: 0 }),
+    ]);
+  });
+  afterAll(async () => harness.close());
+
+  it("counts only the admitted calls in a rate limit's window", async () => {
+    const limit = (await harness.request("POST", "/api/rate-limits", { cookie: owner, body: { scope: "key", scope_id: keyId, window_seconds: 60, requests_per_window: 3 } })).body.id;
+    await harness.database.prisma.rateLimit.update({ where: { id: limit }, data: { createdAt: new Date("2026-03-01T00:00:00Z") } });
+    const response = await harness.request("GET", "/api/usage/rate-limits", { cookie: viewer });
+    expect(response.body.data).toEqual([expect.objectContaining({ rate_limit_id: limit, requests: 1, requests_remaining: 2, source: "recorded_usage" })]);
+  });
+
+  it("lets an owner reset a budget's spend for the current period (audited), and not an admin", async () => {
+    const created = await harness.request("POST", "/api/budgets", {
+      cookie: owner,
+      body: { name: "resettable", scope: "project", scope_id: projectId, amount_micros: 3_000_000, period: "month", mode: "hard" },
+    });
+    const id = created.body.id as string;
+    const statusOf = async () =>
+      ((await harness.request("GET", "/api/usage/budgets", { cookie: viewer })).body.data as { budget_id: string }[]).find((status) => status.budget_id === id);
+    expect(await statusOf()).toMatchObject({ spent_micros: 3_000_000, remaining_micros: 0, spend_reset_at: null, source: "recorded_usage" });
+
+    const adminAccount = await harness.createMember({ organizationId, role: "admin" });
+    const admin = await harness.login(adminAccount.email, adminAccount.password);
+    const refused = await harness.request("POST", `/api/budgets/${id}/reset`, { cookie: admin });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: "permission_denied" });
+
+    const reset = await harness.request("POST", `/api/budgets/${id}/reset`, { cookie: owner });
+    expect(reset.status, reset.text).toBe(200);
+    expect(reset.body.spend_reset).toEqual({ period_key: "2026-03", baseline_micros: 3_000_000, reset_at: now.toISOString() });
+    expect(await statusOf()).toMatchObject({ period_key: "2026-03", spent_micros: 0, remaining_micros: 3_000_000, spend_reset_at: now.toISOString() });
+
+    // Spend recorded after the reset counts again.
+    await writeUsageBatch(harness.database, [event({ organizationId, projectId, apiKeyId: keyId, occurredAt: new Date("2026-03-18T11:59:59Z"), costMicros: 400_000 })]);
+    expect(await statusOf()).toMatchObject({ spent_micros: 400_000, remaining_micros: 2_600_000 });
+
+    const audit = await harness.request("GET", "/api/audit-events?action=budget.reset", { cookie: owner });
+    expect(audit.body.data.some((entry: { action: string; target_id: string }) => entry.action === "budget.reset" && entry.target_id === id)).toBe(true);
+    expect((await harness.request("POST", "/api/budgets/budget_unknown/reset", { cookie: owner })).status).toBe(404);
+  });
+
 });

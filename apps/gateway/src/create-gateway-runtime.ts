@@ -1,6 +1,8 @@
 import {
   type AdmissionController,
   type BudgetThresholdCrossing,
+  type RecordedSpendLoader,
+  type RecordedTokensLoader,
   createAdmissionController,
   createMemoryStore,
   createRedisStore,
@@ -139,6 +141,17 @@ export interface GatewayRuntimeOptions {
   observer?: InferenceCallObserver;
   /** Told about snapshot reloads, usage-queue and delivery drops (metrics). */
   events?: GatewayRuntimeEvents;
+  /**
+   * The recorded spend of a budget's period (`@gateway/db`'s `sumRecordedBudgetSpend`): seeds a
+   * budget counter that is missing (after a start, a budget change or reset, a Redis that lost
+   * its keys). Without it a missing counter starts from nothing recorded.
+   */
+  recordedSpend?: RecordedSpendLoader;
+  /**
+   * The recorded tokens of a rate limit's admitted calls per minute (`@gateway/db`'s
+   * `listAdmittedTokenBuckets`): rebuilds a missing token window of an hour or more (shorter ones start empty).
+   */
+  recordedTokens?: RecordedTokensLoader;
 }
 
 /** A wired gateway: its request listener and the parts that need closing. */
@@ -152,6 +165,12 @@ export interface GatewayRuntime {
   transport: HttpTransport;
   /** Rate limits and budgets (memory or Redis counters). */
   admission: AdmissionController;
+  /**
+   * Where the admission counters live: `shared_counters` (Redis, every instance) or
+   * `instance_counters` (this process's memory). The dashboard in the same process reads
+   * `admission.readBudgetUsage` / `readRateLimitUsage` and labels the figures with it.
+   */
+  counterSource: "shared_counters" | "instance_counters";
   /** Background delivery of usage traces and budget/limit notifications. */
   delivery: DeliveryDispatcher;
   /** Redis pub/sub of control-plane changes (null without `REDIS_URL`). */
@@ -338,6 +357,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
       rateLimits: settings.redisFailureModeRateLimits ?? "open",
     },
     onStoreError: (error, context) => logger.error(`Counter store failed during ${context.operation}.`, error),
+    ...(options.recordedSpend === undefined ? {} : { loadRecordedSpend: options.recordedSpend }),
+    ...(options.recordedTokens === undefined ? {} : { loadRecordedTokens: options.recordedTokens }),
   });
   const notificationGate = createNotificationGate({ redis: redis ?? null, keyPrefix });
   const admission = notifyAdmissionRefusals(controller, {
@@ -426,6 +447,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     usageQueue,
     transport,
     admission,
+    counterSource: redis === undefined ? "instance_counters" : "shared_counters",
     delivery,
     changes,
     redis: redis ?? null,

@@ -1,17 +1,44 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
-import { budgetAppliesTo, rateLimitAppliesTo, type BudgetRule, type CallerScope, type RateLimitRule } from "./budget-rule.js";
+import {
+  budgetAppliesTo,
+  budgetCounterKey,
+  rateLimitAppliesTo,
+  rateLimitCounterKeys,
+  type BudgetRule,
+  type CallerScope,
+  type RateLimitRule,
+} from "./budget-rule.js";
 import type {
   AdmissionPlan,
   ConcurrencyLimitStep,
   CounterStore,
   RequestLimitStep,
   ReservationStep,
+  SeedOutcome,
   SpendStep,
   ThresholdStep,
   TokenLimitStep,
 } from "./counter-store.js";
-import { createPeriodCache, type BudgetPeriod } from "./period-key.js";
+import { createPeriodCache, type BudgetPeriod, type PeriodWindow } from "./period-key.js";
+
+/**
+ * The recorded spend of a budget in a period (micro-USD): what the usage records say, minus a
+ * reset's baseline in the reset's period (`@gateway/db`'s `sumRecordedBudgetSpend`, the figure
+ * the dashboard shows). Used to seed a counter that is missing; never called for a seeded one.
+ */
+export type RecordedSpendLoader = (budget: BudgetRule, window: PeriodWindow) => Promise<number>;
+
+/**
+ * The recorded tokens of a rate limit's admitted calls since `fromMs` (epoch ms: the window's
+ * start, or the limit's `createdAt` when later), one entry per
+ * time bucket, oldest first (`@gateway/db`'s `listAdmittedTokenBuckets`). Rebuilds a token window
+ * of an hour or more when its log is missing; shorter windows start empty.
+ */
+export type RecordedTokensLoader = (rule: RateLimitRule, fromMs: number) => Promise<{ time: number; tokens: number }[]>;
+
+/** Token windows at least this long are rebuilt from recorded usage (shorter ones start empty). */
+export const rebuiltTokenWindowMs = 3_600_000;
 
 /** What to do when the counter store (Redis) cannot be reached. */
 export interface StoreFailurePolicy {
@@ -35,7 +62,20 @@ export interface AdmissionControllerSettings {
   /** Budget counters live until their period ends + lease + this margin (ms). Default 1 hour. */
   expiryMarginMs?: number;
   /** Called with store failures (admit that degraded or failed, settle/release that could not be recorded). */
-  onStoreError?: (error: unknown, context: { operation: "admit" | "settle" | "release" }) => void;
+  onStoreError?: (error: unknown, context: { operation: "admit" | "settle" | "release" | "seed" }) => void;
+  /**
+   * Loads the recorded spend of a budget's period when its counter is missing (new budget or
+   * version, restarted process, Redis that lost the key). Without it a missing counter starts at
+   * the spend settled since (nothing is recorded anywhere else). A failure refuses calls under
+   * that hard budget like a store failure does (`onRedisError.hardBudgets`, default 503).
+   */
+  loadRecordedSpend?: RecordedSpendLoader;
+  /**
+   * Loads the recorded tokens of a rate limit's window when a token window of an hour or more is
+   * missing (a restart, a Redis that lost the key), so it is not read as empty. Without it (and
+   * for shorter windows) a missing window starts empty. A failure is a store failure (`onRedisError.rateLimits`).
+   */
+  loadRecordedTokens?: RecordedTokensLoader;
 }
 
 /** Input of {@link AdmissionController.admit}. */
@@ -106,11 +146,23 @@ export interface Admission {
   release(): Promise<SettleResult>;
 }
 
-/** Spend of a budget's current period. */
+/** Spend of a budget's current period, as admission counts it. */
 export interface BudgetUsage {
   periodKey: string;
+  /** Recorded spend of the period (seeded) plus what was settled since: the `spent_micros` of a refusal. */
   spentMicros: number;
+  /** Reservations of calls in flight: the `reserved_micros` of a refusal. */
   reservedMicros: number;
+}
+
+/** A rate limit's current window, as admission counts it. */
+export interface RateLimitUsage {
+  /** Admitted calls in the sliding window (refused calls are not counted). */
+  requests: number;
+  /** Tokens of the admitted calls in the window (estimates until they settle). */
+  tokens: number;
+  /** Calls in flight (concurrency slots held). */
+  concurrent: number;
 }
 
 /** Admission control over budgets and rate limits. See {@link createAdmissionController}. */
@@ -125,8 +177,10 @@ export interface AdmissionController {
   admit(input: AdmitInput): Promise<Admission>;
   /** `admit` with `isDecision: true`. */
   admitDecision(input: Omit<AdmitInput, "isDecision">): Promise<Admission>;
-  /** Current spend of a budget (for dashboards and tests). */
+  /** Current spend of a budget (for dashboards and tests); seeds its counter from recorded usage when missing. */
   readBudgetUsage(budget: BudgetRule): Promise<BudgetUsage>;
+  /** Current window of a rate limit, from the limiter's own counters. */
+  readRateLimitUsage(rule: RateLimitRule): Promise<RateLimitUsage>;
 }
 
 const defaultLeaseMs = 15 * 60_000;
@@ -159,6 +213,11 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
   const expiryMargin = Math.max(0, settings.expiryMarginMs ?? defaultExpiryMarginMs);
   const reportError = settings.onStoreError ?? (() => {});
   const periodOf = createPeriodCache();
+  const loadRecordedSpend = settings.loadRecordedSpend ?? null;
+  /** Seeds in progress in this instance, per counter key: concurrent admissions share one load. */
+  const pendingSeeds = new Map<string, Promise<SeedOutcome>>();
+  const loadRecordedTokens = settings.loadRecordedTokens ?? null;
+  const pendingWindowSeeds = new Map<string, Promise<unknown>>();
   const instanceTag = randomBytes(6).toString("base64url");
   let sequence = 0;
 
@@ -181,7 +240,7 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
         });
       }
       const window = periodOf(budget.period, now);
-      const key = `b:${budget.id}:${window.key}`;
+      const key = budgetCounterKey(budget, window.key);
       const expiresAt = window.endsAt === null ? null : window.endsAt + leaseMs + expiryMargin;
       budgetPeriodKeys[budget.id] = window.key;
       const thresholds = validThresholds(budget.thresholds);
@@ -211,7 +270,13 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
         requestRules.push(rule);
       }
       if (rule.tokensPerWindow !== null && rule.tokensPerWindow !== undefined) {
-        tokenLimits.push({ key: `r:${rule.id}:t`, limit: Math.max(0, Math.floor(rule.tokensPerWindow)), windowMs, tokens: estimatedTokens });
+        tokenLimits.push({
+          key: `r:${rule.id}:t`,
+          limit: Math.max(0, Math.floor(rule.tokensPerWindow)),
+          windowMs,
+          tokens: estimatedTokens,
+          rebuild: loadRecordedTokens !== null && windowMs >= rebuiltTokenWindowMs,
+        });
         tokenRules.push(rule);
       }
       if (rule.concurrency !== null && rule.concurrency !== undefined) {
@@ -238,6 +303,17 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
       let outcome;
       try {
         outcome = await store.admit(plan);
+        if (!outcome.admitted && outcome.kind === "unseeded") {
+          const seeds: Promise<unknown>[] = [];
+          for (const index of outcome.indexes) {
+            const step = reservations[index]!;
+            seeds.push(seedCounter(reservedBudgets[index]!, step.key, step.expiresAt, now));
+          }
+          for (const index of outcome.tokenIndexes) seeds.push(seedTokenWindow(tokenRules[index]!, tokenLimits[index]!, now));
+          await Promise.all(seeds);
+          outcome = await store.admit(plan);
+          if (!outcome.admitted && outcome.kind === "unseeded") throw new Error("A counter lost its seed again during admission.");
+        }
       } catch (error) {
         reportError(error, { operation: "admit" });
         const rateLimited = requestLimits.length + tokenLimits.length + concurrencyLimits.length > 0;
@@ -250,7 +326,7 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
         }
         degraded = true;
       }
-      if (outcome && !outcome.admitted) {
+      if (outcome && !outcome.admitted && outcome.kind !== "unseeded") {
         if (outcome.kind === "budget") {
           const budget = reservedBudgets[outcome.index]!;
           throw new GatewayError("hard_budget_exceeded", {
@@ -297,8 +373,23 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
       }
       try {
         const outcome = await store.settle({ admissionId, now: clock(), spends, tokenCorrections, concurrencyReleases });
-        if (outcome.crossed.length === 0) return { recorded: true, thresholdCrossings: noCrossings };
-        const thresholdCrossings = outcome.crossed.map((crossing): BudgetThresholdCrossing => {
+        let crossed = outcome.crossed;
+        // A counter first touched by a settle (soft budgets are not checked at admission): seed it
+        // now; thresholds the settled spend reached on top of the recorded spend are reported once.
+        if (outcome.unseeded.length > 0) {
+          crossed = [...crossed];
+          for (const spendIndex of outcome.unseeded) {
+            const target = spendOwners[spendIndex]!;
+            try {
+              const seeded = await seedCounter(target.budget, target.step.key, target.step.expiresAt, now);
+              if (seeded !== null) for (const crossing of seeded.crossed) crossed.push({ spendIndex, ...crossing });
+            } catch (error) {
+              reportError(error, { operation: "seed" });
+            }
+          }
+        }
+        if (crossed.length === 0) return { recorded: true, thresholdCrossings: noCrossings };
+        const thresholdCrossings = crossed.map((crossing): BudgetThresholdCrossing => {
           const target = spendOwners[crossing.spendIndex]!;
           const budget = target.budget;
           return {
@@ -333,13 +424,70 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
     };
   }
 
+  /**
+   * Seeds a missing counter from the recorded spend of the period of `timeMs`, once per key in
+   * this instance at a time (callers that join a seed in progress get null, so its threshold
+   * crossings are reported once); the store's seed is a no-op when another instance seeded first.
+   */
+  function seedCounter(budget: BudgetRule, key: string, expiresAt: number | null, timeMs: number): Promise<SeedOutcome | null> {
+    const pending = pendingSeeds.get(key);
+    if (pending !== undefined) return pending.then(() => null);
+    const seeding = (async () => {
+      const window = periodOf(budget.period, timeMs);
+      const recorded = loadRecordedSpend === null ? 0 : await loadRecordedSpend(budget, window);
+      return store.seedBudget({
+        key,
+        amountMicros: nonNegativeInteger(recorded, "recorded spend"),
+        expiresAt,
+        thresholds: thresholdSteps(validThresholds(budget.thresholds), budget.amountMicros),
+        now: clock(),
+      });
+    })().finally(() => pendingSeeds.delete(key));
+    pendingSeeds.set(key, seeding);
+    return seeding;
+  }
+
+  /** Rebuilds a missing token window from recorded usage, once per key in this instance at a time. */
+  function seedTokenWindow(rule: RateLimitRule, step: TokenLimitStep, timeMs: number): Promise<unknown> {
+    const pending = pendingWindowSeeds.get(step.key);
+    if (pending !== undefined) return pending;
+    const seeding = (async () => {
+      // Calls from before the limit existed were not admitted by it.
+      const createdAt = rule.createdAt instanceof Date ? rule.createdAt.getTime() : 0;
+      const buckets = await loadRecordedTokens!(rule, Math.max(timeMs - step.windowMs, createdAt));
+      const entries = buckets.map((bucket) => ({ id: `s:${bucket.time}`, time: bucket.time, tokens: nonNegativeInteger(bucket.tokens, "recorded tokens") }));
+      return store.seedTokenWindow({ key: step.key, windowMs: step.windowMs, now: clock(), entries });
+    })().finally(() => pendingWindowSeeds.delete(step.key));
+    pendingWindowSeeds.set(step.key, seeding);
+    return seeding;
+  }
+
   return {
     admit,
     admitDecision: (input) => admit({ ...input, isDecision: true }),
     async readBudgetUsage(budget) {
-      const window = periodOf(budget.period, clock());
-      const state = await store.readBudget(`b:${budget.id}:${window.key}`);
-      return { periodKey: window.key, ...state };
+      const now = clock();
+      const window = periodOf(budget.period, now);
+      const key = budgetCounterKey(budget, window.key);
+      let state = await store.readBudget(key);
+      if (!state.seeded) {
+        await seedCounter(budget, key, window.endsAt === null ? null : window.endsAt + defaultLease + expiryMargin, now);
+        state = await store.readBudget(key);
+      }
+      return { periodKey: window.key, spentMicros: state.spentMicros, reservedMicros: state.reservedMicros };
+    },
+    async readRateLimitUsage(rule) {
+      const windowMs = Math.max(1, Math.floor(rule.windowSeconds)) * 1000;
+      const keys = rateLimitCounterKeys(rule.id);
+      const now = clock();
+      let state = await store.readRateLimit({ ...keys, windowMs, now });
+      // A token window that admission would rebuild is rebuilt here too, so the figure is the one admission uses.
+      const rebuilds = loadRecordedTokens !== null && windowMs >= rebuiltTokenWindowMs && rule.tokensPerWindow !== null && rule.tokensPerWindow !== undefined;
+      if (rebuilds && !state.tokensSeeded) {
+        await seedTokenWindow(rule, { key: keys.tokenKey, limit: 0, windowMs, tokens: 0, rebuild: true }, now);
+        state = await store.readRateLimit({ ...keys, windowMs, now: clock() });
+      }
+      return { requests: state.requests, tokens: state.tokens, concurrent: state.concurrent };
     },
   };
 }

@@ -22,6 +22,20 @@ export interface BudgetRule {
   mode: "hard" | "soft";
   /** Fractions of the amount (0.5, 0.8, 1) reported once per period when spend reaches them. */
   thresholds: readonly number[];
+  /**
+   * Names the budget's counter generation: a changed version (the budget's amount, period or
+   * scope changed, or its spend was reset) starts a fresh counter, seeded from recorded usage.
+   * The gateway and the dashboard use the budget's `updated_at` (`budgetCounterVersion`).
+   */
+  counterVersion?: string | null;
+  /** A reset of the spend: in period `periodKey`, `baselineMicros` of recorded spend no longer count. */
+  spendReset?: BudgetSpendReset | null;
+}
+
+/** What `POST /api/budgets/{id}/reset` recorded: the recorded spend of that period before the reset. */
+export interface BudgetSpendReset {
+  periodKey: string;
+  baselineMicros: number;
 }
 
 /**
@@ -38,6 +52,8 @@ export interface RateLimitRule {
   requestsPerWindow: number | null;
   tokensPerWindow: number | null;
   concurrency: number | null;
+  /** When the limit was created: a token window rebuilt from recorded usage starts no earlier. */
+  createdAt?: Date | null;
 }
 
 /** The caller an admission is for. */
@@ -46,6 +62,17 @@ export interface CallerScope {
   projectId: string;
   apiKeyId: string;
   teamId?: string | null;
+}
+
+/** The counter key of a budget in a period (without the store's prefix): `b:<id>:<periodKey>[:<version>]`. */
+export function budgetCounterKey(budget: Pick<BudgetRule, "id" | "counterVersion">, periodKey: string): string {
+  const version = budget.counterVersion;
+  return version === undefined || version === null || version === "" ? `b:${budget.id}:${periodKey}` : `b:${budget.id}:${periodKey}:${version}`;
+}
+
+/** The counter keys of a rate limit (without the store's prefix): request log, token log, concurrency set. */
+export function rateLimitCounterKeys(limitId: string): { requestKey: string; tokenKey: string; concurrencyKey: string } {
+  return { requestKey: `r:${limitId}:q`, tokenKey: `r:${limitId}:t`, concurrencyKey: `r:${limitId}:c` };
 }
 
 /** Whether a budget applies to the caller (its scope id matches the caller's id at that scope). */

@@ -7,9 +7,9 @@ export type { ResolveModelPriceInput } from "./resolve-model-price.js";
 export type { BilledUsage } from "./compute-cost-micros.js";
 export { periodKey, periodWindow } from "./period-key.js";
 export type { BudgetPeriod, PeriodWindow } from "./period-key.js";
-export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget } from "./budget-rule.js";
-export type { BudgetRule, BudgetScope, RateLimitRule, CallerScope } from "./budget-rule.js";
-export { createAdmissionController } from "./admission-controller.js";
+export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget, budgetCounterKey, rateLimitCounterKeys } from "./budget-rule.js";
+export type { BudgetRule, BudgetScope, BudgetSpendReset, RateLimitRule, CallerScope } from "./budget-rule.js";
+export { createAdmissionController, rebuiltTokenWindowMs } from "./admission-controller.js";
 export type {
   AdmissionController,
   AdmissionControllerSettings,
@@ -20,6 +20,9 @@ export type {
   SettleResult,
   BudgetThresholdCrossing,
   BudgetUsage,
+  RateLimitUsage,
+  RecordedSpendLoader,
+  RecordedTokensLoader,
 } from "./admission-controller.js";
 export { createMemoryStore } from "./memory-store.js";
 export type { MemoryStoreSettings } from "./memory-store.js";
@@ -39,6 +42,11 @@ export type {
   SpendStep,
   ThresholdStep,
   BudgetCounterState,
+  SeedStep,
+  SeedOutcome,
+  RateLimitReadStep,
+  RateLimitCounterState,
+  TokenWindowSeedStep,
 } from "./counter-store.js";
 export { boundCallCostMicros, boundOutputTokens } from "./bound-call-cost-micros.js";
 export type { CallCostBoundInput } from "./bound-call-cost-micros.js";
@@ -46,3 +54,5 @@ export { imageTokenBound } from "./image-token-bound.js";
 export type { ImageTokenBoundInput } from "./image-token-bound.js";
 export { readImageSize } from "./read-image-size.js";
 export type { ImageSize } from "./read-image-size.js";
+export { recordedSpendQuery } from "./recorded-spend-query.js";
+export type { RecordedSpendQuery } from "./recorded-spend-query.js";

@@ -4,6 +4,8 @@ import type {
   BudgetCounterState,
   Clock,
   CounterStore,
+  RateLimitCounterState,
+  SeedOutcome,
   SettlementPlan,
   SettlementPlanOutcome,
 } from "./counter-store.js";
@@ -25,6 +27,8 @@ interface BudgetCounter {
   earliestDeadline: number;
   thresholds: Set<string>;
   expiresAt: number | null;
+  /** Set once the recorded spend of the period was added (`seedBudget`). */
+  seeded: boolean;
 }
 
 interface WindowLog {
@@ -32,6 +36,8 @@ interface WindowLog {
   entries: Map<string, { time: number; tokens: number }>;
   sum: number;
   expiresAt: number;
+  /** Set once the window was rebuilt from recorded usage (`seedTokenWindow`). */
+  seeded: boolean;
 }
 
 interface LeaseSet {
@@ -41,6 +47,7 @@ interface LeaseSet {
 }
 
 const concurrencyRetryAfterMs = 1000;
+const noIndexes: number[] = [];
 
 /**
  * An in-process {@link CounterStore}: the embedded default for a single gateway instance.
@@ -69,7 +76,15 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     let counter = budgets.get(key);
     if (counter && counter.expiresAt !== null && now >= counter.expiresAt) counter = undefined;
     if (!counter) {
-      counter = { spent: 0, reserved: 0, reservations: new Map(), earliestDeadline: Infinity, thresholds: new Set(), expiresAt: now };
+      counter = {
+        spent: 0,
+        reserved: 0,
+        reservations: new Map(),
+        earliestDeadline: Infinity,
+        thresholds: new Set(),
+        expiresAt: now,
+        seeded: false,
+      };
       budgets.set(key, counter);
     }
     if (now >= counter.earliestDeadline) reclaimExpiredReservations(counter, now);
@@ -80,7 +95,7 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     let log = logs.get(key);
     if (log && now >= log.expiresAt) log = undefined;
     if (!log) {
-      log = { entries: new Map(), sum: 0, expiresAt: now + windowMs };
+      log = { entries: new Map(), sum: 0, expiresAt: now + windowMs, seeded: false };
       logs.set(key, log);
     }
     const cutoff = now - windowMs;
@@ -113,9 +128,14 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
         return { admitted: false, kind: "requests", index, retryAfterMs: requestRetryAfterMs(log, step.limit, step.windowMs, now) };
       }
     }
+    let unseededTokens: number[] | null = null;
     for (let index = 0; index < plan.tokenLimits.length; index++) {
       const step = plan.tokenLimits[index]!;
       const log = windowLog(step.key, now, step.windowMs);
+      if (step.rebuild && !log.seeded) {
+        (unseededTokens ??= []).push(index);
+        continue;
+      }
       if (log.sum + step.tokens > step.limit) {
         return { admitted: false, kind: "tokens", index, retryAfterMs: tokenRetryAfterMs(log, step.limit, step.tokens, step.windowMs, now) };
       }
@@ -130,12 +150,20 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
         }
       }
     }
+    let unseeded: number[] | null = null;
     for (let index = 0; index < plan.reservations.length; index++) {
       const step = plan.reservations[index]!;
       const counter = budgetCounter(step.key, now);
+      if (!counter.seeded) {
+        (unseeded ??= []).push(index);
+        continue;
+      }
       if (counter.spent + counter.reserved + step.amountMicros > step.limitMicros) {
         return { admitted: false, kind: "budget", index, spentMicros: counter.spent, reservedMicros: counter.reserved };
       }
+    }
+    if (unseeded !== null || unseededTokens !== null) {
+      return { admitted: false, kind: "unseeded", indexes: unseeded ?? noIndexes, tokenIndexes: unseededTokens ?? noIndexes };
     }
     // Phase 2: record.
     for (const step of plan.requestLimits) {
@@ -168,6 +196,7 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     const now = plan.now;
     tick(now);
     const crossed: SettlementPlanOutcome["crossed"] = [];
+    let unseeded: number[] | null = null;
     for (let spendIndex = 0; spendIndex < plan.spends.length; spendIndex++) {
       const step = plan.spends[spendIndex]!;
       const counter = budgetCounter(step.key, now);
@@ -178,6 +207,10 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
       }
       counter.spent += step.amountMicros;
       extendBudget(counter, step.expiresAt);
+      if (!counter.seeded) {
+        (unseeded ??= []).push(spendIndex);
+        continue;
+      }
       for (let thresholdIndex = 0; thresholdIndex < step.thresholds.length; thresholdIndex++) {
         const threshold = step.thresholds[thresholdIndex]!;
         if (counter.spent >= threshold.micros && !counter.thresholds.has(threshold.name)) {
@@ -195,7 +228,7 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
       }
     }
     for (const release of plan.concurrencyReleases) leaseSets.get(release.key)?.leases.delete(plan.admissionId);
-    return { crossed };
+    return { crossed, unseeded: unseeded ?? noIndexes };
   }
 
   return {
@@ -208,7 +241,46 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     },
     async readBudget(key) {
       const counter = budgetCounter(key, clock());
-      return { spentMicros: counter.spent, reservedMicros: counter.reserved } satisfies BudgetCounterState;
+      return { spentMicros: counter.spent, reservedMicros: counter.reserved, seeded: counter.seeded } satisfies BudgetCounterState;
+    },
+    async seedBudget(step) {
+      const counter = budgetCounter(step.key, step.now);
+      if (counter.seeded) return { seeded: false, crossed: [] } satisfies SeedOutcome;
+      counter.seeded = true;
+      counter.spent += step.amountMicros;
+      const crossed: SeedOutcome["crossed"] = [];
+      for (let thresholdIndex = 0; thresholdIndex < step.thresholds.length; thresholdIndex++) {
+        const threshold = step.thresholds[thresholdIndex]!;
+        if (counter.spent < threshold.micros || counter.thresholds.has(threshold.name)) continue;
+        counter.thresholds.add(threshold.name);
+        if (step.amountMicros < threshold.micros) crossed.push({ thresholdIndex, spentMicros: counter.spent });
+      }
+      extendBudget(counter, step.expiresAt);
+      return { seeded: true, crossed };
+    },
+    async seedTokenWindow(step) {
+      const log = windowLog(step.key, step.now, step.windowMs);
+      if (log.seeded) return false;
+      log.seeded = true;
+      // Recorded entries are older than any live one: they go first, so the window trims them first.
+      const entries = new Map<string, { time: number; tokens: number }>();
+      for (const entry of step.entries) {
+        entries.set(entry.id, { time: entry.time, tokens: entry.tokens });
+        log.sum += entry.tokens;
+      }
+      for (const [id, entry] of log.entries) entries.set(id, entry);
+      log.entries = entries;
+      log.expiresAt = Math.max(log.expiresAt, step.now + step.windowMs);
+      return true;
+    },
+    async readRateLimit(step) {
+      const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;
+      const tokenLog = logs.has(step.tokenKey) ? windowLog(step.tokenKey, step.now, step.windowMs) : null;
+      const tokens = tokenLog === null ? 0 : tokenLog.sum;
+      let concurrent = 0;
+      const set = leaseSets.get(step.concurrencyKey);
+      if (set && step.now < set.expiresAt) for (const deadline of set.leases.values()) if (deadline > step.now) concurrent += 1;
+      return { requests, tokens, concurrent, tokensSeeded: tokenLog !== null && tokenLog.seeded } satisfies RateLimitCounterState;
     },
     async close() {
       budgets.clear();

@@ -1,10 +1,13 @@
 /**
  * Lua scripts of the Redis store. Each runs atomically in Redis. Key layout (after the prefix):
- * - budget counter `b:<budgetId>:<periodKey>`: hash with `s` (settled micro-USD), `v` (sum of
- *   live reservations), `r:<admissionId>` (one reservation's amount), `t:<threshold>` (crossed
- *   marker); plus `...:z`, a sorted set of admission ids scored by reservation deadline.
+ * - budget counter `b:<budgetId>:<periodKey>[:<version>]`: hash with `s` (settled micro-USD), `v`
+ *   (sum of live reservations), `k` (seeded marker: the period's recorded spend was added),
+ *   `r:<admissionId>` (one reservation's amount), `t:<threshold>` (crossed marker); plus `...:z`,
+ *   a sorted set of admission ids scored by reservation deadline. A hash without `k` (new, or
+ *   lost by a Redis restart or eviction) is never read as 0: admission reports it `unseeded`.
  * - request log `r:<limitId>:q`: sorted set of admission ids scored by admission time.
- * - token log `r:<limitId>:t`: same, plus hash `...:h` with each admission's tokens and `sum`.
+ * - token log `r:<limitId>:t`: same, plus hash `...:h` with each admission's tokens, `sum` and,
+ *   for windows rebuilt from recorded usage, `k` (seeded marker).
  * - concurrency `r:<limitId>:c`: sorted set of admission ids scored by lease deadline.
  * @internal
  */
@@ -57,9 +60,11 @@ end
 
 /**
  * ARGV: now, admissionId, leaseExpiresAt, #requests, #tokens, #concurrency, #reservations,
- * then per request limit: limit, windowMs (KEYS: log); per token limit: limit, windowMs, tokens
- * (KEYS: log, hash); per concurrency limit: limit (KEYS: set); per reservation: limit, amount,
- * expiresAt or -1 (KEYS: hash, zset). Returns {'ok'} or {kind, index, a, b}.
+ * then per request limit: limit, windowMs (KEYS: log); per token limit: limit, windowMs, tokens,
+ * rebuild 0/1 (KEYS: log, hash); per concurrency limit: limit (KEYS: set); per reservation: limit, amount,
+ * expiresAt or -1 (KEYS: hash, zset). Returns {'ok'}, {kind, index, a, b} or
+ * {'unseeded', #reservations, index..., token index...} (reservations whose counter, and rebuilt
+ * token windows whose hash, has no seeded marker; nothing recorded).
  */
 export const admitScript = `${helpers}
 local now = tonumber(ARGV[1])
@@ -83,12 +88,16 @@ for i = 1, nq do
   end
   k, a = k + 1, a + 2
 end
+local unseededTokens = nil
 for i = 1, nt do
   local log, hash = KEYS[k], KEYS[k + 1]
   local limit, window, tokens = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
   trimTokens(log, hash, now - window)
   local sum = tonumber(redis.call('HGET', hash, 'sum') or '0') or 0
-  if sum + tokens > limit then
+  if ARGV[a + 3] == '1' and redis.call('HEXISTS', hash, 'k') == 0 then
+    if not unseededTokens then unseededTokens = {} end
+    unseededTokens[#unseededTokens + 1] = i - 1
+  elseif sum + tokens > limit then
     local retry = window
     if tokens <= limit then
       local entries = redis.call('ZRANGE', log, 0, -1, 'WITHSCORES')
@@ -103,7 +112,7 @@ for i = 1, nt do
     end
     return {'tokens', i - 1, retry}
   end
-  k, a = k + 2, a + 3
+  k, a = k + 2, a + 4
 end
 for i = 1, nc do
   local set, limit = KEYS[k], tonumber(ARGV[a])
@@ -111,14 +120,28 @@ for i = 1, nc do
   if redis.call('ZCARD', set) + 1 > limit then return {'concurrency', i - 1, 1000} end
   k, a = k + 1, a + 1
 end
+local unseeded = nil
+if unseededTokens then unseeded = {'unseeded', 0} end
 for i = 1, nr do
   local hash, zset = KEYS[k], KEYS[k + 1]
   local limit, amount = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
   reclaim(hash, zset, now)
-  local values = redis.call('HMGET', hash, 's', 'v')
-  local spent, reserved = tonumber(values[1]) or 0, tonumber(values[2]) or 0
-  if spent + reserved + amount > limit then return {'budget', i - 1, spent, reserved} end
+  local values = redis.call('HMGET', hash, 's', 'v', 'k')
+  if not values[3] then
+    if not unseeded then unseeded = {'unseeded', 0} end
+    unseeded[2] = unseeded[2] + 1
+    unseeded[#unseeded + 1] = i - 1
+  else
+    local spent, reserved = tonumber(values[1]) or 0, tonumber(values[2]) or 0
+    if spent + reserved + amount > limit then return {'budget', i - 1, spent, reserved} end
+  end
   k, a = k + 2, a + 3
+end
+if unseeded then
+  if unseededTokens then
+    for i = 1, #unseededTokens do unseeded[#unseeded + 1] = unseededTokens[i] end
+  end
+  return unseeded
 end
 
 -- Phase 2: record.
@@ -137,7 +160,7 @@ for i = 1, nt do
   redis.call('HINCRBY', hash, 'sum', tokens)
   extend(log, window)
   extend(hash, window)
-  k, a = k + 2, a + 3
+  k, a = k + 2, a + 4
 end
 for i = 1, nc do
   local set = KEYS[k]
@@ -164,13 +187,15 @@ return {'ok'}
  * ARGV: now, admissionId, #spends, #tokenCorrections, #concurrencyReleases, then per spend:
  * amount, expiresAt or -1, #thresholds, (name, micros) per threshold (KEYS: hash, zset);
  * per token correction: tokens (KEYS: hash); per release: (KEYS: set).
- * Returns a flat list of (spendIndex, thresholdIndex, spent) for first crossings.
+ * Returns {#unseeded, spendIndex..., then (spendIndex, thresholdIndex, spent) per first crossing}.
+ * An unseeded counter (no `k`) gets the spend but no threshold check.
  */
 export const settleScript = `${helpers}
 local now = tonumber(ARGV[1])
 local id = ARGV[2]
 local ns, nt, nc = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local crossed = {}
+local unseeded = {}
 local k, a = 1, 6
 for i = 1, ns do
   local hash, zset = KEYS[k], KEYS[k + 1]
@@ -185,9 +210,11 @@ for i = 1, ns do
   end
   local spent = redis.call('HINCRBY', hash, 's', amount)
   if expiresAt >= 0 then extend(hash, expiresAt - now) end
+  local seeded = redis.call('HEXISTS', hash, 'k') == 1
+  if not seeded then unseeded[#unseeded + 1] = i - 1 end
   for t = 1, nth do
     local name, micros = ARGV[a], tonumber(ARGV[a + 1])
-    if spent >= micros and redis.call('HSETNX', hash, 't:' .. name, '1') == 1 then
+    if seeded and spent >= micros and redis.call('HSETNX', hash, 't:' .. name, '1') == 1 then
       crossed[#crossed + 1] = i - 1
       crossed[#crossed + 1] = t - 1
       crossed[#crossed + 1] = spent
@@ -209,12 +236,76 @@ for i = 1, nc do
   redis.call('ZREM', KEYS[k], id)
   k = k + 1
 end
-return crossed
+local reply = {#unseeded}
+for i = 1, #unseeded do reply[#reply + 1] = unseeded[i] end
+for i = 1, #crossed do reply[#reply + 1] = crossed[i] end
+return reply
 `;
 
-/** KEYS: hash, zset; ARGV: now. Returns {spent, reserved} after reclaiming expired reservations. */
+/** KEYS: hash, zset; ARGV: now. Returns {spent, reserved, seeded 0/1} after reclaiming expired reservations. */
 export const readBudgetScript = `${helpers}
 reclaim(KEYS[1], KEYS[2], tonumber(ARGV[1]))
-local values = redis.call('HMGET', KEYS[1], 's', 'v')
-return {tonumber(values[1]) or 0, tonumber(values[2]) or 0}
+local values = redis.call('HMGET', KEYS[1], 's', 'v', 'k')
+local seeded = 0
+if values[3] then seeded = 1 end
+return {tonumber(values[1]) or 0, tonumber(values[2]) or 0, seeded}
+`;
+
+/**
+ * KEYS: hash; ARGV: now, amount, expiresAt or -1, #thresholds, (name, micros) per threshold.
+ * Adds the recorded spend and sets the seeded marker unless it is already set (another instance
+ * seeded first): settled spend that created the hash meanwhile is kept. Thresholds the recorded
+ * spend alone reaches are marked silently; those reached only with the settled spend are
+ * reported. Returns {0} when already seeded, else {1, (thresholdIndex, spent) per crossing}.
+ */
+export const seedBudgetScript = `${helpers}
+local hash, now = KEYS[1], tonumber(ARGV[1])
+if redis.call('HSETNX', hash, 'k', '1') == 0 then return {0} end
+local recorded = tonumber(ARGV[2])
+local spent = redis.call('HINCRBY', hash, 's', ARGV[2])
+local expiresAt, nth = tonumber(ARGV[3]), tonumber(ARGV[4])
+local reply = {1}
+for t = 1, nth do
+  local name, micros = ARGV[3 + 2 * t], tonumber(ARGV[4 + 2 * t])
+  if spent >= micros and redis.call('HSETNX', hash, 't:' .. name, '1') == 1 and recorded < micros then
+    reply[#reply + 1] = t - 1
+    reply[#reply + 1] = spent
+  end
+end
+if expiresAt >= 0 then extend(hash, expiresAt - now) end
+return reply
+`;
+
+/**
+ * KEYS: token log, token hash; ARGV: now, windowMs, #entries, (id, time, tokens) per entry.
+ * Rebuilds a token window from recorded usage unless its seeded marker is set (another instance
+ * did first). Returns 1 when seeded here.
+ */
+export const seedTokenWindowScript = `${helpers}
+local log, hash = KEYS[1], KEYS[2]
+local now, window, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if redis.call('HSETNX', hash, 'k', '1') == 0 then return 0 end
+local added = 0
+for i = 1, n do
+  local id, time, tokens = ARGV[1 + 3 * i], tonumber(ARGV[2 + 3 * i]), tonumber(ARGV[3 + 3 * i])
+  redis.call('ZADD', log, time, id)
+  redis.call('HSET', hash, id, tokens)
+  added = added + tokens
+end
+if added ~= 0 then redis.call('HINCRBY', hash, 'sum', added) end
+extend(log, window)
+extend(hash, window)
+return 1
+`;
+
+/**
+ * KEYS: request log, token log, token hash, concurrency set; ARGV: now, windowMs. Returns
+ * {requests, tokens, concurrent, token window seeded 0/1} as the admission script counts them (after trimming).
+ */
+export const readRateLimitScript = `${helpers}
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+trimTokens(KEYS[2], KEYS[3], now - window)
+local tokens = tonumber(redis.call('HGET', KEYS[3], 'sum') or '0') or 0
+return {redis.call('ZCARD', KEYS[1]), tokens, redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf'), redis.call('HEXISTS', KEYS[3], 'k')}
 `;

@@ -5,10 +5,15 @@ import type {
   BudgetCounterState,
   Clock,
   CounterStore,
+  RateLimitCounterState,
+  RateLimitReadStep,
+  SeedOutcome,
+  SeedStep,
   SettlementPlan,
   SettlementPlanOutcome,
+  TokenWindowSeedStep,
 } from "./counter-store.js";
-import { admitScript, readBudgetScript, settleScript } from "./redis-scripts.js";
+import { admitScript, readBudgetScript, readRateLimitScript, seedBudgetScript, seedTokenWindowScript, settleScript } from "./redis-scripts.js";
 
 /** Settings of {@link createRedisStore}. */
 export interface RedisStoreSettings {
@@ -53,6 +58,9 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
   if (typeof commands.gatewayBudgetAdmit !== "function") redis.defineCommand("gatewayBudgetAdmit", { lua: admitScript });
   if (typeof commands.gatewayBudgetSettle !== "function") redis.defineCommand("gatewayBudgetSettle", { lua: settleScript });
   if (typeof commands.gatewayBudgetRead !== "function") redis.defineCommand("gatewayBudgetRead", { lua: readBudgetScript });
+  if (typeof commands.gatewayBudgetSeed !== "function") redis.defineCommand("gatewayBudgetSeed", { lua: seedBudgetScript });
+  if (typeof commands.gatewayTokenWindowSeed !== "function") redis.defineCommand("gatewayTokenWindowSeed", { lua: seedTokenWindowScript });
+  if (typeof commands.gatewayRateLimitRead !== "function") redis.defineCommand("gatewayRateLimitRead", { lua: readRateLimitScript });
 
   function call(name: string, args: (string | number)[]): Promise<unknown> {
     if (unavailableStatuses.has(redis.status)) {
@@ -94,7 +102,7 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       }
       for (const step of plan.tokenLimits) {
         keys.push(keyPrefix + step.key, `${keyPrefix}${step.key}:h`);
-        args.push(step.limit, step.windowMs, step.tokens);
+        args.push(step.limit, step.windowMs, step.tokens, step.rebuild ? 1 : 0);
       }
       for (const step of plan.concurrencyLimits) {
         keys.push(keyPrefix + step.key);
@@ -107,6 +115,11 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       const reply = (await call("gatewayBudgetAdmit", [keys.length, ...keys, ...args])) as [string, number?, number?, number?];
       const kind = reply[0];
       if (kind === "ok") return { admitted: true };
+      if (kind === "unseeded") {
+        const budgets = Number(reply[1]);
+        const indexes = reply.slice(2).map(Number);
+        return { admitted: false, kind, indexes: indexes.slice(0, budgets), tokenIndexes: indexes.slice(budgets) };
+      }
       if (kind === "budget") {
         return { admitted: false, kind, index: Number(reply[1]), spentMicros: Number(reply[2]), reservedMicros: Number(reply[3]) };
       }
@@ -135,15 +148,37 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       }
       for (const release of plan.concurrencyReleases) keys.push(keyPrefix + release.key);
       const reply = (await call("gatewayBudgetSettle", [keys.length, ...keys, ...args])) as number[];
+      const unseededCount = Number(reply[0]);
+      const unseeded: number[] = [];
+      for (let index = 1; index <= unseededCount; index++) unseeded.push(Number(reply[index]));
       const crossed: SettlementPlanOutcome["crossed"] = [];
-      for (let index = 0; index + 2 < reply.length; index += 3) {
+      for (let index = unseededCount + 1; index + 2 < reply.length; index += 3) {
         crossed.push({ spendIndex: Number(reply[index]), thresholdIndex: Number(reply[index + 1]), spentMicros: Number(reply[index + 2]) });
       }
-      return { crossed };
+      return { crossed, unseeded };
     },
     async readBudget(key: string): Promise<BudgetCounterState> {
       const reply = (await call("gatewayBudgetRead", [2, keyPrefix + key, `${keyPrefix}${key}:z`, clock()])) as number[];
-      return { spentMicros: Number(reply[0]), reservedMicros: Number(reply[1]) };
+      return { spentMicros: Number(reply[0]), reservedMicros: Number(reply[1]), seeded: Number(reply[2]) === 1 };
+    },
+    async seedBudget(step: SeedStep): Promise<SeedOutcome> {
+      const args: (string | number)[] = [step.now, step.amountMicros, step.expiresAt ?? -1, step.thresholds.length];
+      for (const threshold of step.thresholds) args.push(threshold.name, threshold.micros);
+      const reply = (await call("gatewayBudgetSeed", [1, keyPrefix + step.key, ...args])) as number[];
+      const crossed: SeedOutcome["crossed"] = [];
+      for (let index = 1; index + 1 < reply.length; index += 2) crossed.push({ thresholdIndex: Number(reply[index]), spentMicros: Number(reply[index + 1]) });
+      return { seeded: Number(reply[0]) === 1, crossed };
+    },
+    async seedTokenWindow(step: TokenWindowSeedStep): Promise<boolean> {
+      const args: (string | number)[] = [step.now, step.windowMs, step.entries.length];
+      for (const entry of step.entries) args.push(entry.id, entry.time, entry.tokens);
+      const reply = await call("gatewayTokenWindowSeed", [2, keyPrefix + step.key, `${keyPrefix}${step.key}:h`, ...args]);
+      return Number(reply) === 1;
+    },
+    async readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState> {
+      const keys = [keyPrefix + step.requestKey, keyPrefix + step.tokenKey, `${keyPrefix}${step.tokenKey}:h`, keyPrefix + step.concurrencyKey];
+      const reply = (await call("gatewayRateLimitRead", [keys.length, ...keys, step.now, step.windowMs])) as number[];
+      return { requests: Number(reply[0]), tokens: Number(reply[1]), concurrent: Number(reply[2]), tokensSeeded: Number(reply[3]) === 1 };
     },
     async close() {},
   };

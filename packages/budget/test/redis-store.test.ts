@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmissionController, createMemoryStore, createRedisStore, type BudgetRule, type RateLimitRule } from "../src/index.js";
 import { createTestClock, defineAdmissionContract } from "./admission-contract.js";
+import { defineSeedingContract } from "./seeding-contract.js";
 import { connectTestRedis, deleteKeys, randomKeyPrefix, testRedisUrl } from "./redis-test-environment.js";
 
 const caller = { organizationId: "org_1", projectId: "project_1", apiKeyId: "key_1", teamId: null };
@@ -50,6 +51,21 @@ describe.skipIf(!testRedisUrl)("admission controller on the Redis store", () => 
       return {
         first: createRedisStore({ redis: firstRedis, keyPrefix: prefix, clock }),
         second: createRedisStore({ redis: secondRedis, keyPrefix: prefix, clock }),
+        async close() {
+          firstRedis.disconnect();
+          secondRedis.disconnect();
+        },
+      };
+    });
+    defineSeedingContract(async (clock) => {
+      const prefix = `${keyPrefix}${(run += 1)}:`;
+      const firstRedis = connectTestRedis();
+      const secondRedis = connectTestRedis();
+      return {
+        first: createRedisStore({ redis: firstRedis, keyPrefix: prefix, clock }),
+        second: createRedisStore({ redis: secondRedis, keyPrefix: prefix, clock }),
+        // Redis restarted without persistence (or evicted the keys): this test's keys are gone.
+        loseCounters: () => deleteKeys(cleaner, prefix),
         async close() {
           firstRedis.disconnect();
           secondRedis.disconnect();

@@ -136,6 +136,10 @@ export interface SnapshotBudget {
   mode: "hard" | "soft";
   /** Soft budgets: fractions like 0.5, 0.8, 1. */
   thresholds: number[];
+  /** The budget's counter generation (its `updated_at` in epoch ms): a change starts a counter seeded from recorded usage. */
+  counterVersion?: string;
+  /** The last spend reset: in period `periodKey`, `baselineMicros` of recorded spend no longer count. */
+  spendReset?: { periodKey: string; baselineMicros: number } | null;
 }
 
 /** A rate limit at one scope. */
@@ -148,6 +152,8 @@ export interface SnapshotRateLimit {
   requestsPerWindow: number | null;
   tokensPerWindow: number | null;
   concurrency: number | null;
+  /** When the limit was created: a window rebuilt from recorded usage never counts calls from before it. */
+  createdAt?: Date;
 }
 
 /** An MCP server's transport upstream. */

@@ -15,6 +15,8 @@ export interface BudgetRecord {
   period: (typeof BUDGET_PERIODS)[number];
   mode: (typeof BUDGET_MODES)[number];
   thresholds: number[];
+  /** The last reset of the spend (`resetBudgetSpend`), or null. */
+  spendReset: { periodKey: string; baselineMicros: number; at: Date | null } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,8 +33,9 @@ export interface BudgetInput {
 }
 
 type BudgetRow = Awaited<ReturnType<DatabaseClient["prisma"]["budget"]["findFirstOrThrow"]>>;
-const toRecord = (row: BudgetRow): BudgetRecord => ({
+const toRecord = ({ spendResetPeriodKey, spendResetBaselineMicros, spendResetAt, ...row }: BudgetRow): BudgetRecord => ({
   ...row,
+  spendReset: spendResetPeriodKey === null ? null : { periodKey: spendResetPeriodKey, baselineMicros: Number(spendResetBaselineMicros), at: spendResetAt },
   scope: requireOneOf(BUDGET_SCOPES, row.scope, "scope"),
   amountMicros: Number(row.amountMicros),
   period: requireOneOf(BUDGET_PERIODS, row.period, "period"),
@@ -96,4 +99,30 @@ export async function updateBudget(db: DatabaseClient, organizationId: string, i
 
 export async function deleteBudget(db: DatabaseClient, organizationId: string, id: string): Promise<void> {
   await translateWrite("budget", () => db.prisma.budget.delete({ where: { id, organizationId } }));
+}
+
+/** What {@link resetBudgetSpend} records. */
+export interface BudgetSpendResetInput {
+  /** The current period's key (`2026-11`). */
+  periodKey: string;
+  /** The recorded spend of that period now: it no longer counts in that period. */
+  baselineMicros: number;
+  at: Date;
+}
+
+/**
+ * Resets a budget's spend for its current period: records the period and the recorded spend
+ * that no longer counts there. The row's `updated_at` moves, so every gateway (and the
+ * dashboard) starts a fresh counter for the budget, seeded from recorded usage minus the baseline.
+ */
+export async function resetBudgetSpend(db: DatabaseClient, organizationId: string, id: string, reset: BudgetSpendResetInput): Promise<BudgetRecord> {
+  if (!Number.isSafeInteger(reset.baselineMicros) || reset.baselineMicros < 0) throw new RangeError("baselineMicros must be a whole number >= 0");
+  return toRecord(
+    await translateWrite("budget", () =>
+      db.prisma.budget.update({
+        where: { id, organizationId },
+        data: { spendResetPeriodKey: reset.periodKey, spendResetBaselineMicros: BigInt(reset.baselineMicros), spendResetAt: reset.at },
+      }),
+    ),
+  );
 }

@@ -12,6 +12,7 @@ import {
   stringRecordSchema,
 } from "./json-values.js";
 import { readControlPlaneVersion } from "./read-control-plane-version.js";
+import { budgetCounterVersion } from "./budget-counter-version.js";
 import { type SqlClient, sqlBoolean, sqlDate, sqlJson, sqlNullableNumber, sqlNullableString, sqlNumber } from "./sql-client.js";
 import {
   CONNECTION_KINDS,
@@ -46,9 +47,9 @@ const snapshotQueries = {
     'SELECT "id", "organization_id", "alias", "strategy", "targets", "affinity_enabled", "affinity_ttl_seconds", "retry_max_attempts" FROM "routes" ORDER BY "organization_id", "alias"',
   policies: 'SELECT "id", "organization_id", "scope", "scope_id", "allow", "deny", "guardrails" FROM "policies" ORDER BY "id"',
   budgets:
-    'SELECT "id", "organization_id", "name", "scope", "scope_id", "amount_micros", "period", "mode", "thresholds" FROM "budgets" ORDER BY "id"',
+    'SELECT "id", "organization_id", "name", "scope", "scope_id", "amount_micros", "period", "mode", "thresholds", "updated_at", "spend_reset_period_key", "spend_reset_baseline_micros" FROM "budgets" ORDER BY "id"',
   rateLimits:
-    'SELECT "id", "organization_id", "scope", "scope_id", "window_seconds", "requests_per_window", "tokens_per_window", "concurrency" FROM "rate_limits" ORDER BY "id"',
+    'SELECT "id", "organization_id", "scope", "scope_id", "window_seconds", "requests_per_window", "tokens_per_window", "concurrency", "created_at" FROM "rate_limits" ORDER BY "id"',
   mcpServers:
     'SELECT "id", "organization_id", "name", "url", "transport", "auth_kind", "status", "tokens_ciphertext", "tokens_expires_at" FROM "mcp_servers" ORDER BY "organization_id", "name"',
   // Only tokens the gateway issued to MCP clients (a hash and a key): grant records carry neither.
@@ -178,6 +179,11 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
         period: assertOneOf(BUDGET_PERIODS, String(row.period), `${where} period`),
         mode: assertOneOf(BUDGET_MODES, String(row.mode), `${where} mode`),
         thresholds: parseJsonColumn(numberArraySchema, jsonColumn(row.thresholds, `${where} thresholds`), `${where} thresholds`),
+        counterVersion: budgetCounterVersion(sqlDate(row.updated_at) ?? new Date(0)),
+        spendReset:
+          row.spend_reset_period_key === null || row.spend_reset_period_key === undefined
+            ? null
+            : { periodKey: String(row.spend_reset_period_key), baselineMicros: sqlNumber(row.spend_reset_baseline_micros ?? 0) },
       };
     }),
     rateLimits: rateLimits.map((row) => ({
@@ -189,6 +195,7 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
       requestsPerWindow: sqlNullableNumber(row.requests_per_window),
       tokensPerWindow: sqlNullableNumber(row.tokens_per_window),
       concurrency: sqlNullableNumber(row.concurrency),
+      createdAt: sqlDate(row.created_at) ?? new Date(0),
     })),
     mcpServers: mcpServers.map((row) => {
       const id = String(row.id);

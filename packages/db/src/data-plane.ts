@@ -47,3 +47,8 @@ export { readMcpServerGrant, storeRefreshedMcpServerTokens, markMcpServerAuthori
 export type { McpServerGrant, McpServerTokens } from "./mcp-server-grants.js";
 export { isApiKeyFormat, hashApiKey } from "./api-key.js";
 export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteStoredResponsesSweep } from "./stored-responses.js";
+export { budgetCounterVersion } from "./budget-counter-version.js";
+export { sumRecordedBudgetSpend } from "./sum-recorded-budget-spend.js";
+export type { RecordedSpendBudget, SumRecordedBudgetSpendOptions } from "./sum-recorded-budget-spend.js";
+export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
+export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";

@@ -167,8 +167,15 @@ export { createPolicy, upsertPolicyByScope, listPolicies, getPolicy, updatePolic
 export type { PolicyRecord, PolicyInput, PolicyScope } from "./policies.js";
 export { createRoute, upsertRouteByAlias, listRoutes, getRoute, updateRoute, deleteRoute } from "./routes.js";
 export type { RouteRecord, RouteInput, RouteStrategy } from "./routes.js";
-export { createBudget, upsertBudgetByName, listBudgets, getBudget, updateBudget, deleteBudget } from "./budgets.js";
-export type { BudgetRecord, BudgetInput } from "./budgets.js";
+export { createBudget, upsertBudgetByName, listBudgets, getBudget, updateBudget, deleteBudget, resetBudgetSpend } from "./budgets.js";
+export type { BudgetRecord, BudgetInput, BudgetSpendResetInput } from "./budgets.js";
+export { budgetCounterVersion } from "./budget-counter-version.js";
+export { sumRecordedBudgetSpend } from "./sum-recorded-budget-spend.js";
+export type { RecordedSpendBudget, SumRecordedBudgetSpendOptions } from "./sum-recorded-budget-spend.js";
+export { sumAdmittedRateLimitUsage } from "./sum-admitted-rate-limit-usage.js";
+export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
+export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";
+export type { AdmittedUsageLimit, AdmittedUsageTotals } from "./sum-admitted-rate-limit-usage.js";
 export { createRateLimit, upsertRateLimit, listRateLimits, getRateLimit, updateRateLimit, deleteRateLimit } from "./rate-limits.js";
 export type { RateLimitRecord, RateLimitInput } from "./rate-limits.js";
 

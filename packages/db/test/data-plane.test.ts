@@ -29,6 +29,9 @@ import {
   openDataPlaneDatabase,
   readControlPlaneVersion,
   upsertBudgetByName,
+  listBudgets,
+  listRateLimits,
+  budgetCounterVersion,
   upsertConnectionByName,
   upsertRateLimit,
   upsertRouteByAlias,
@@ -186,11 +189,24 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     expect(snapshot.policies.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
       { organizationId: org.id, scope: "project", scopeId: captured.id, allow: ["a-on/*"], deny: ["b-off/*"], guardrails },
     ]);
+    const [storedBudget] = await listBudgets(db, org.id);
     expect(snapshot.budgets.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
-      { organizationId: org.id, name: "big", scope: "team", scopeId: team.id, amountMicros: 9_007_199_254_740, period: "total", mode: "soft", thresholds: [0.5, 0.9] },
+      {
+        organizationId: org.id,
+        name: "big",
+        scope: "team",
+        scopeId: team.id,
+        amountMicros: 9_007_199_254_740,
+        period: "total",
+        mode: "soft",
+        thresholds: [0.5, 0.9],
+        // The counter version is the row's updated_at, exactly as the dashboard derives it from the repository's record.
+        counterVersion: budgetCounterVersion(storedBudget!.updatedAt),
+        spendReset: null,
+      },
     ]);
     expect(snapshot.rateLimits.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([
-      { organizationId: org.id, scope: "project", scopeId: plain.id, windowSeconds: 3600, requestsPerWindow: null, tokensPerWindow: 100_000, concurrency: 4 },
+      { organizationId: org.id, scope: "project", scopeId: plain.id, windowSeconds: 3600, requestsPerWindow: null, tokensPerWindow: 100_000, concurrency: 4, createdAt: (await listRateLimits(db, org.id))[0]!.createdAt },
     ]);
   });
 

@@ -20,6 +20,7 @@ export const allPermissions = [
   "routes:write",
   "budgets:read",
   "budgets:write",
+  "budgets:reset",
   "rate_limits:read",
   "rate_limits:write",
   "telemetry:read",
@@ -47,13 +48,13 @@ const readPermissions = allPermissions.filter((permission) => permission.endsWit
 /**
  * The one role -> permissions table.
  * - owner: everything.
- * - admin: everything except changing the organization itself.
+ * - admin: everything except changing the organization itself and resetting a budget's spend.
  * - member: reads configuration, manages API keys of their own projects, uses the playground.
  * - viewer: reads only (no secrets are ever readable).
  */
 export const permissionsByRole: Readonly<Record<Role, readonly Permission[]>> = {
   owner: [...allPermissions],
-  admin: allPermissions.filter((permission) => permission !== "organization:write"),
+  admin: allPermissions.filter((permission) => permission !== "organization:write" && permission !== "budgets:reset"),
   member: [...readPermissions.filter((permission) => permission !== "audit:read"), "api_keys:write", "playground:use"],
   viewer: readPermissions.filter((permission) => permission !== "audit:read"),
 };

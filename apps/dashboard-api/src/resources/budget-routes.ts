@@ -1,3 +1,4 @@
+import { periodWindow, recordedSpendQuery } from "@gateway/budget";
 import {
   budgetAmountMicrosSchema,
   budgetThresholdsSchema,
@@ -5,6 +6,8 @@ import {
   deleteBudget,
   getBudget,
   listBudgets,
+  resetBudgetSpend,
+  sumRecordedBudgetSpend,
   updateBudget,
   type BudgetRecord,
 } from "@gateway/db";
@@ -13,6 +16,7 @@ import { deletedObjectSchema, displayName, idParams, iso, resourceId, timestamp 
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
+import { budgetRuleOf } from "../services/limit-counters.js";
 import { assertScopeBelongs, auditChange, found, withConflict } from "./resource-helpers.js";
 
 const scopes = ["organization", "project", "key", "team"] as const;
@@ -29,6 +33,14 @@ export const budgetSchema = z.object({
   period: z.enum(periods),
   mode: z.enum(modes),
   thresholds: z.array(z.number()),
+  spend_reset: z
+    .object({
+      period_key: z.string().describe("The period the reset applies to; a later period counts its whole recorded usage again"),
+      baseline_micros: z.number().int().describe("Recorded spend of that period at the reset: it no longer counts"),
+      reset_at: timestamp.nullable(),
+    })
+    .nullable()
+    .describe("The last reset of the spend (`POST /api/budgets/{budget_id}/reset`); null if never"),
   created_at: timestamp,
   updated_at: timestamp,
   object: z.literal("budget"),
@@ -45,6 +57,10 @@ export function presentBudget(row: BudgetRecord): z.infer<typeof budgetSchema> {
     period: row.period,
     mode: row.mode,
     thresholds: row.thresholds,
+    spend_reset:
+      row.spendReset === null
+        ? null
+        : { period_key: row.spendReset.periodKey, baseline_micros: row.spendReset.baselineMicros, reset_at: row.spendReset.at ? iso(row.spendReset.at) : null },
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "budget",
@@ -159,6 +175,39 @@ export function createBudgetRoutes(services: DashboardServices): DashboardRoute[
         );
         const after = presentBudget(row);
         await auditChange(services, context, { action: "budget.updated", targetType: "budget", targetId: row.id, before: presentBudget(existing), after });
+        return { status: 200, body: after };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/budgets/{budget_id}/reset",
+      operationId: "reset_budget_spend",
+      summary: "Reset a budget's spend for the current period",
+      description:
+        "Owners only. From now on the budget's current period counts only spend recorded after the reset: the recorded spend of " +
+        "the period so far is kept as `spend_reset.baseline_micros` and subtracted, every gateway moves to a fresh counter rebuilt " +
+        "that way (announced like any budget change), and the next period counts in full again. Audited as `budget.reset`.",
+      tag: "Budgets",
+      access: "budgets:reset",
+      params,
+      responses: [{ status: 200, description: "The budget with its reset", schema: budgetSchema }],
+      async handler(context) {
+        const { principal, params: { budget_id } } = context;
+        const existing = await load(principal.organization.id, budget_id);
+        const now = services.now();
+        const window = periodWindow(existing.period, now.getTime());
+        // The whole recorded spend of the period (an earlier reset's baseline is not subtracted: the new one replaces it).
+        const recorded = await sumRecordedBudgetSpend(services.database, {
+          organizationId: existing.organizationId,
+          budgets: [recordedSpendQuery({ ...budgetRuleOf(existing), spendReset: null }, window)],
+        });
+        const row = await resetBudgetSpend(services.database, existing.organizationId, existing.id, {
+          periodKey: window.key,
+          baselineMicros: recorded.get(existing.id) ?? 0,
+          at: now,
+        });
+        const after = presentBudget(row);
+        await auditChange(services, context, { action: "budget.reset", targetType: "budget", targetId: row.id, before: presentBudget(existing), after });
         return { status: 200, body: after };
       },
     }),

@@ -1,10 +1,20 @@
 import { periodWindow } from "@gateway/budget";
-import { listApiKeys, listBudgets, listDailyUsage, listRateLimits, sumUsageEvents, type BudgetRecord, type DailyUsageRow } from "@gateway/db";
+import { listBudgets, listRateLimits, sumAdmittedRateLimitUsage, type BudgetRecord, type RateLimitRecord } from "@gateway/db";
 import { z } from "zod";
 import { iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
+import { budgetRuleOf, recordedBudgetSpend, type LimitFigureSource } from "../services/limit-counters.js";
+
+const sourceSchema = z
+  .enum(["shared_counters", "instance_counters", "recorded_usage"])
+  .describe(
+    "Where the figures come from. `shared_counters`: the gateways' Redis counters, exactly what every instance admits against. " +
+      "`instance_counters`: the counters of the gateway running in the dashboard's process (another gateway instance without Redis keeps its own). " +
+      "`recorded_usage`: no counter is readable from the dashboard (gateways without Redis in other processes): the recorded usage, " +
+      "which each instance's counters are rebuilt from; per instance and approximate while several gateways run without Redis.",
+  );
 
 /** The current period of a budget: what was spent and what remains. */
 export const budgetStatusSchema = z.object({
@@ -13,34 +23,76 @@ export const budgetStatusSchema = z.object({
   period_start: timestamp.nullable().describe("Start of the current period (UTC); null for `total`"),
   period_end: timestamp.nullable().describe("End of the current period (exclusive); null for `total`"),
   amount_micros: z.number().int(),
-  spent_micros: z.number().int().describe("Recorded spend of the current period (usage rollups; calls still in flight are not included)"),
-  remaining_micros: z.number().int().describe("amount - spent, never below 0"),
+  spent_micros: z
+    .number()
+    .int()
+    .describe(
+      "Spend of the current period as admission counts it: the recorded usage of the period (minus a reset's baseline) plus what was " +
+        "settled since the counter was rebuilt; the `spent_micros` of a `hard_budget_exceeded` refusal",
+    ),
+  reserved_micros: z
+    .number()
+    .int()
+    .describe("Reservations of calls in flight (the `reserved_micros` of a refusal); 0 when `source` is `recorded_usage`"),
+  remaining_micros: z.number().int().describe("amount - spent - reserved, never below 0"),
   used_fraction: z.number().describe("spent / amount (above 1 when overspent)"),
   thresholds_reached: z.array(z.number()).describe("The budget's thresholds that the spend has reached"),
+  spend_reset_at: timestamp.nullable().describe("When the spend was reset in the current period (`POST /api/budgets/{budget_id}/reset`); null if not"),
+  source: sourceSchema,
   object: z.literal("budget.status"),
 });
 
-/** The current window of a rate limit: what was recorded and what remains. */
+/** The current window of a rate limit: what was admitted and what remains. */
 export const rateLimitStatusSchema = z.object({
   rate_limit_id: z.string(),
-  window_start: timestamp.describe("now - window_seconds"),
+  window_start: timestamp.describe("now - window_seconds (the limiter's sliding window)"),
   window_end: timestamp,
-  requests: z.number().int().describe("Calls recorded in the window (usage events)"),
-  tokens: z.number().int().describe("Tokens recorded in the window (input + output + cache)"),
+  requests: z.number().int().describe("Calls admitted in the window as the limiter counts them (refused calls are not counted)"),
+  tokens: z.number().int().describe("Tokens of the admitted calls in the window (input + output + cache; estimates until a call settles)"),
+  concurrent: z.number().int().nullable().describe("Calls in flight under the limit; null when `source` is `recorded_usage`"),
   requests_remaining: z.number().int().nullable().describe("null when the limit has no request cap"),
   tokens_remaining: z.number().int().nullable().describe("null when the limit has no token cap"),
+  source: sourceSchema,
   object: z.literal("rate_limit.status"),
 });
 
-/** The UTC day `YYYY-MM-DD` of an epoch time. */
-const dayOf = (timeMs: number) => new Date(timeMs).toISOString().slice(0, 10);
+type BudgetStatus = z.infer<typeof budgetStatusSchema>;
+
+function budgetStatus(
+  budget: BudgetRecord,
+  nowMs: number,
+  figures: { spent: number; reserved: number; source: LimitFigureSource },
+): BudgetStatus {
+  const window = periodWindow(budget.period, nowMs);
+  const { spent, reserved } = figures;
+  const reset = budget.spendReset !== null && budget.spendReset.periodKey === window.key ? budget.spendReset : null;
+  return {
+    budget_id: budget.id,
+    period_key: window.key,
+    period_start: window.endsAt === null ? null : iso(new Date(window.startsAt)),
+    period_end: window.endsAt === null ? null : iso(new Date(window.endsAt)),
+    amount_micros: budget.amountMicros,
+    spent_micros: spent,
+    reserved_micros: reserved,
+    remaining_micros: Math.max(0, budget.amountMicros - spent - reserved),
+    used_fraction: budget.amountMicros === 0 ? (spent > 0 ? 1 : 0) : spent / budget.amountMicros,
+    thresholds_reached: budget.thresholds.filter((threshold) => spent >= threshold * budget.amountMicros),
+    spend_reset_at: reset?.at ? iso(reset.at) : null,
+    source: figures.source,
+    object: "budget.status",
+  };
+}
 
 /**
- * `/api/usage/budgets` and `/api/usage/rate-limits`: the current spend of every budget and the
- * current window of every rate limit, from the recorded usage (what a budget or limit screen shows
- * next to its configuration).
+ * `/api/usage/budgets` and `/api/usage/rate-limits`: the figures admission uses. With readable
+ * counters (Redis, or the gateway in this process) they are read there, a missing budget counter
+ * being rebuilt from recorded usage first; otherwise (or when the counters cannot be reached) the
+ * recorded usage, aggregated once for all budgets and once per 400 rate limits.
  */
 export function createLimitStatusRoutes(services: DashboardServices): DashboardRoute[] {
+  const counters = services.limitCounters;
+  const warnFallback = (error: unknown) =>
+    services.logger.warn("Reading the admission counters failed; showing recorded usage.", { error: error instanceof Error ? error.message : String(error) });
   return [
     defineRoute({
       method: "get",
@@ -48,8 +100,9 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
       operationId: "list_budget_statuses",
       summary: "Current spend of every budget",
       description:
-        "Per budget: its current period (UTC day, ISO week, month or total), the recorded spend of that period from the " +
-        "usage rollups, what remains and which thresholds were reached. Team budgets sum the spend of the team's keys.",
+        "Per budget: its current period (UTC day, ISO week, month or total), the spend admission counts in that period " +
+        "(recorded usage of the period minus a reset's baseline, plus what settled since; team budgets sum the team's keys), " +
+        "the reservations of calls in flight, what remains and which thresholds were reached; `source` says where the figures come from.",
       tag: "Budgets",
       access: "budgets:read",
       responses: [{ status: 200, description: "One status per budget", schema: listObjectSchema(budgetStatusSchema) }],
@@ -58,50 +111,19 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         const budgets = await listBudgets(services.database, organizationId);
         if (budgets.length === 0) return { status: 200, body: fullList([]) };
         const nowMs = services.now().getTime();
-        const windows = new Map(budgets.map((budget) => [budget.id, periodWindow(budget.period, nowMs)]));
-        const earliest = Math.min(...[...windows.values()].map((window) => window.startsAt));
-        // One read of the rollups per day, project and key since the earliest period start.
-        const rows = await listDailyUsage(services.database, {
-          organizationId,
-          ...(earliest > 0 ? { fromDay: dayOf(earliest) } : {}),
-          toDay: dayOf(nowMs),
-          groupBy: ["project", "key"],
-        });
-        const needsTeams = budgets.some((budget) => budget.scope === "team");
-        const teamOfKey = new Map<string, string | null>();
-        if (needsTeams) {
-          for (const key of await listApiKeys(services.database, { organizationId, includeRevoked: true })) teamOfKey.set(key.id, key.teamId);
-        }
-        const inScope = (budget: BudgetRecord, row: DailyUsageRow): boolean => {
-          switch (budget.scope) {
-            case "organization":
-              return true;
-            case "project":
-              return row.projectId === budget.scopeId;
-            case "key":
-              return row.apiKeyId === budget.scopeId;
-            case "team":
-              return row.apiKeyId !== null && teamOfKey.get(row.apiKeyId) === budget.scopeId;
+        if (counters !== null) {
+          try {
+            const usages = await Promise.all(budgets.map((budget) => counters.reader.readBudgetUsage(budgetRuleOf(budget))));
+            const statuses = budgets.map((budget, index) =>
+              budgetStatus(budget, nowMs, { spent: usages[index]!.spentMicros, reserved: usages[index]!.reservedMicros, source: counters.source }),
+            );
+            return { status: 200, body: fullList(statuses) };
+          } catch (error) {
+            warnFallback(error);
           }
-        };
-        const statuses = budgets.map((budget) => {
-          const window = windows.get(budget.id)!;
-          const firstDay = window.endsAt === null ? "" : dayOf(window.startsAt);
-          let spent = 0;
-          for (const row of rows) if (row.day >= firstDay && inScope(budget, row)) spent += row.costMicros;
-          return {
-            budget_id: budget.id,
-            period_key: window.key,
-            period_start: window.endsAt === null ? null : iso(new Date(window.startsAt)),
-            period_end: window.endsAt === null ? null : iso(new Date(window.endsAt)),
-            amount_micros: budget.amountMicros,
-            spent_micros: spent,
-            remaining_micros: Math.max(0, budget.amountMicros - spent),
-            used_fraction: spent / budget.amountMicros,
-            thresholds_reached: budget.thresholds.filter((threshold) => spent >= threshold * budget.amountMicros),
-            object: "budget.status" as const,
-          };
-        });
+        }
+        const recorded = await recordedBudgetSpend(services.database, organizationId, budgets, nowMs);
+        const statuses = budgets.map((budget) => budgetStatus(budget, nowMs, { spent: recorded.get(budget.id) ?? 0, reserved: 0, source: "recorded_usage" }));
         return { status: 200, body: fullList(statuses) };
       },
     }),
@@ -111,8 +133,9 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
       operationId: "list_rate_limit_statuses",
       summary: "Current window of every rate limit",
       description:
-        "Per rate limit: the calls and tokens recorded in the last `window_seconds` for its project or key (usage events, " +
-        "written by the gateways about once a second) and what remains of its caps. Concurrency is not recorded.",
+        "Per rate limit: the calls and tokens admitted in its sliding window of `window_seconds` as the limiter counts them (refused calls " +
+        "are not counted), calls in flight, and what remains of its caps; `source` says where the figures come from. From recorded usage, " +
+        "only calls that passed admission since max(window start, the limit's creation) count.",
       tag: "Rate limits",
       access: "rate_limits:read",
       responses: [{ status: 200, description: "One status per rate limit", schema: listObjectSchema(rateLimitStatusSchema) }],
@@ -120,27 +143,40 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         const organizationId = principal.organization.id;
         const now = services.now();
         const limits = await listRateLimits(services.database, organizationId);
-        const statuses = await Promise.all(
-          limits.map(async (limit) => {
-            const from = new Date(now.getTime() - limit.windowSeconds * 1000);
-            const totals = await sumUsageEvents(services.database, {
-              organizationId,
-              from,
-              ...(limit.scope === "project" ? { projectId: limit.scopeId } : { apiKeyId: limit.scopeId }),
-            });
-            return {
-              rate_limit_id: limit.id,
-              window_start: iso(from),
-              window_end: iso(now),
-              requests: totals.requestCount,
-              tokens: totals.tokens,
-              requests_remaining: limit.requestsPerWindow === null ? null : Math.max(0, limit.requestsPerWindow - totals.requestCount),
-              tokens_remaining: limit.tokensPerWindow === null ? null : Math.max(0, limit.tokensPerWindow - totals.tokens),
-              object: "rate_limit.status" as const,
-            };
-          }),
-        );
-        return { status: 200, body: fullList(statuses) };
+        const present = (limit: RateLimitRecord, figures: { requests: number; tokens: number; concurrent: number | null; source: LimitFigureSource }) => ({
+          rate_limit_id: limit.id,
+          window_start: iso(new Date(now.getTime() - limit.windowSeconds * 1000)),
+          window_end: iso(now),
+          requests: figures.requests,
+          tokens: figures.tokens,
+          concurrent: figures.concurrent,
+          requests_remaining: limit.requestsPerWindow === null ? null : Math.max(0, limit.requestsPerWindow - figures.requests),
+          tokens_remaining: limit.tokensPerWindow === null ? null : Math.max(0, limit.tokensPerWindow - figures.tokens),
+          source: figures.source,
+          object: "rate_limit.status" as const,
+        });
+        if (limits.length === 0) return { status: 200, body: fullList([]) };
+        if (counters !== null) {
+          try {
+            const usages = await Promise.all(limits.map((limit) => counters.reader.readRateLimitUsage(limit)));
+            return { status: 200, body: fullList(limits.map((limit, index) => present(limit, { ...usages[index]!, source: counters.source }))) };
+          } catch (error) {
+            warnFallback(error);
+          }
+        }
+        const totals = await sumAdmittedRateLimitUsage(services.database, {
+          organizationId,
+          limits: limits.map((limit) => ({
+            id: limit.id,
+            scope: limit.scope,
+            scopeId: limit.scopeId,
+            from: new Date(Math.max(now.getTime() - limit.windowSeconds * 1000, limit.createdAt.getTime())),
+          })),
+        });
+        return {
+          status: 200,
+          body: fullList(limits.map((limit) => present(limit, { ...totals.get(limit.id)!, concurrent: null, source: "recorded_usage" }))),
+        };
       },
     }),
   ];

@@ -5,6 +5,7 @@ import type { DashboardSettings } from "../dashboard-settings.js";
 import type { DashboardLogger } from "../dashboard-logger.js";
 import type { Mailer } from "../email/create-mailer.js";
 import type { PlaygroundRunner } from "@gateway/pipeline";
+import type { LimitCounters } from "./limit-counters.js";
 
 /** Encrypts and decrypts secrets at rest (provider credentials, webhook secrets, OAuth tokens): `@gateway/db`'s secret box. */
 export type SecretCipher = SecretBox;
@@ -23,6 +24,8 @@ export interface DashboardServices {
   loginThrottle: LoginThrottle;
   resendLimiter: AttemptLimiter;
   playground: PlaygroundRunner | null;
+  /** The admission counters the budget and rate-limit statuses read; null: recorded usage only. */
+  limitCounters: LimitCounters | null;
   /**
    * The `fetch` of connection tests and OAuth discovery (tests inject one); default the outbound
    * address policy's (`defaultOutboundFetch`: each connection checked on its resolved address).

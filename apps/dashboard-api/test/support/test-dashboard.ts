@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createSecretBox, hashPassword, type Database } from "@gateway/db";
+import { createSecretBox, hashPassword, type Database, type SecretBox } from "@gateway/db";
 import { createDashboardApp, type DashboardApp, type DashboardDependencies } from "../../src/create-dashboard-app.js";
 import { createSilentLogger } from "../../src/dashboard-logger.js";
 import { createDashboardServer } from "../../src/http/create-dashboard-server.js";
@@ -36,6 +36,10 @@ export interface TestRequestOptions {
 export interface TestDashboard {
   dashboard: DashboardApp;
   database: Database;
+  /** The database's URL (for another handle on it, e.g. a gateway's). */
+  databaseUrl: string;
+  /** The secret box the dashboard encrypts with (a gateway on the same database decrypts with it). */
+  secretBox: SecretBox;
   url: string;
   request(method: string, path: string, options?: TestRequestOptions): Promise<TestResponse>;
   /** Creates an organization. */
@@ -91,6 +95,8 @@ export async function startTestDashboard(
   return {
     dashboard,
     database: testDatabase.database,
+    databaseUrl: testDatabase.url,
+    secretBox,
     url,
     request,
     async createOrganization(input = {}) {

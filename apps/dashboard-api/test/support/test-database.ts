@@ -19,6 +19,8 @@ export const databaseTargets: DatabaseTarget[] = postgresUrl ? ["sqlite", "postg
 /** A migrated, isolated database and how to throw it away. */
 export interface TestDatabase {
   database: Database;
+  /** Its URL (for another handle on the same database, e.g. a gateway's). */
+  url: string;
   dispose(): Promise<void>;
 }
 
@@ -26,10 +28,12 @@ export interface TestDatabase {
 export async function openTestDatabase(target: DatabaseTarget = "sqlite"): Promise<TestDatabase> {
   if (target === "sqlite") {
     const directory = mkdtempSync(path.join(tmpdir(), "dashboard-test-"));
-    const database = createDatabase({ url: `file:${path.join(directory, "test.db")}` });
+    const url = `file:${path.join(directory, "test.db")}`;
+    const database = createDatabase({ url });
     await database.migrate();
     return {
       database,
+      url,
       async dispose() {
         await database.close();
         rmSync(directory, { recursive: true, force: true });
@@ -43,6 +47,7 @@ export async function openTestDatabase(target: DatabaseTarget = "sqlite"): Promi
   await database.migrate();
   return {
     database,
+    url: url.toString(),
     async dispose() {
       await database.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await database.close();

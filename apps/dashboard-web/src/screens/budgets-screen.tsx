@@ -16,6 +16,7 @@ import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatDateTime } from "../format/format-date-time.js";
 import { formatMicros, parseDollarsToMicros } from "../format/format-micros.js";
+import { limitSourceNotes } from "../format/limit-source-notes.js";
 import { formatPercent } from "../format/format-number.js";
 import { useSession } from "../session/session-context.js";
 
@@ -40,6 +41,10 @@ export function BudgetsScreen() {
   const editor = useEditDialog<Budget>();
   const remove = useConfirmedMutation({
     mutationFn: (budget: Budget) => callApi(dashboardClient.DELETE("/api/budgets/{budget_id}", { params: { path: { budget_id: budget.id } } })),
+    invalidate: [["budgets"]],
+  });
+  const reset = useConfirmedMutation({
+    mutationFn: (budget: Budget) => callApi(dashboardClient.POST("/api/budgets/{budget_id}/reset", { params: { path: { budget_id: budget.id } } })),
     invalidate: [["budgets"]],
   });
   const statusOf = new Map((statuses.data?.data ?? []).map((status) => [status.budget_id, status]));
@@ -74,7 +79,11 @@ export function BudgetsScreen() {
               </td>
               <td>{budget.mode === "hard" ? <StatusBadge tone="danger">hard</StatusBadge> : <StatusBadge>soft</StatusBadge>}</td>
               <td className="numeric">{formatMicros(budget.amount_micros)}</td>
-              <td className="numeric" data-testid="budget-spent">{status ? formatMicros(status.spent_micros) : "…"}</td>
+              <td className="numeric" data-testid="budget-spent">
+                {status ? formatMicros(status.spent_micros) : "…"}
+                {status && status.reserved_micros > 0 ? <div className="small muted" data-testid="budget-reserved">+ {formatMicros(status.reserved_micros)} in flight</div> : null}
+                {status?.spend_reset_at ? <div className="small muted">reset {formatDateTime(status.spend_reset_at)}</div> : null}
+              </td>
               <td className="numeric" data-testid="budget-remaining">{status ? formatMicros(status.remaining_micros) : "…"}</td>
               <td>
                 {status ? (
@@ -86,14 +95,24 @@ export function BudgetsScreen() {
               </td>
               <td className="row-actions">
                 <ActionButton operation="patch /api/budgets/{budget_id}" small onClick={() => editor.edit(budget)}>Edit</ActionButton>
+                <ActionButton operation="post /api/budgets/{budget_id}/reset" small onClick={() => reset.ask(budget)}>Reset spend</ActionButton>
                 <ActionButton operation="delete /api/budgets/{budget_id}" small tone="danger" onClick={() => remove.ask(budget)}>Delete</ActionButton>
               </td>
             </tr>
           );
         }}
       </ResourceTable>
-      <p className="small muted">Spent: recorded usage of the current period (updated about every second); calls still running are not included.</p>
+      <p className="small muted" data-testid="budget-source">
+        Spent: what admission counts in the current period, from {limitSourceNotes[statuses.data?.data[0]?.source ?? "recorded_usage"]}. It is the
+        recorded usage of the period (minus a reset) plus calls settled since; calls still running are shown as in flight. Remaining leaves room for them.
+      </p>
       {editor.open ? <BudgetDialog budget={editor.item} onClose={editor.close} /> : null}
+      <ConfirmDialog {...reset.dialog} title="Reset this budget's spend?" confirmLabel="Reset spend">
+        <p>
+          <strong>{reset.item?.name}</strong> counts only spend recorded from now on for the rest of its current period; the next period counts in full.
+          Every gateway picks the reset up, and it is recorded in the audit log.
+        </p>
+      </ConfirmDialog>
       <ConfirmDialog {...remove.dialog} title="Delete this budget?" confirmLabel="Delete budget">
         <p>
           <strong>{remove.item?.name}</strong> stops limiting spend at once.

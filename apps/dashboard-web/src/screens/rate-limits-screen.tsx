@@ -14,6 +14,7 @@ import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
 import { useEditDialog } from "../components/use-edit-dialog.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatNumber } from "../format/format-number.js";
+import { limitSourceNotes } from "../format/limit-source-notes.js";
 
 function formatWindow(seconds: number): string {
   if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
@@ -57,12 +58,14 @@ export function RateLimitsScreen() {
         {(limit) => {
           const status = statusOf.get(limit.id);
           return (
-            <tr key={limit.id}>
+            <tr key={limit.id} data-testid={`rate-limit-${limit.id}`}>
               <td>{scopeLabel(limit.scope, limit.scope_id)}</td>
               <td>{formatWindow(limit.window_seconds)}</td>
               <td className="numeric">{usage(status?.requests, limit.requests_per_window, status?.requests_remaining)}</td>
               <td className="numeric">{usage(status?.tokens, limit.tokens_per_window, status?.tokens_remaining)}</td>
-              <td className="numeric">{limit.concurrency === null ? <span className="muted">no cap</span> : formatNumber(limit.concurrency)}</td>
+              <td className="numeric">
+                {limit.concurrency === null ? <span className="muted">no cap</span> : usage(status?.concurrent ?? undefined, limit.concurrency, undefined)}
+              </td>
               <td className="row-actions">
                 <ActionButton operation="patch /api/rate-limits/{rate_limit_id}" small onClick={() => editor.edit(limit)}>Edit</ActionButton>
                 <ActionButton operation="delete /api/rate-limits/{rate_limit_id}" small tone="danger" onClick={() => remove.ask(limit)}>Delete</ActionButton>
@@ -71,7 +74,10 @@ export function RateLimitsScreen() {
           );
         }}
       </ResourceTable>
-      <p className="small muted">Used: calls and tokens recorded in the last window (usage records, updated about every second).</p>
+      <p className="small muted" data-testid="rate-limit-source">
+        Used: calls admitted in the last window and their tokens, as the limiter counts them (refused calls do not count), from{" "}
+        {limitSourceNotes[statuses.data?.data[0]?.source ?? "recorded_usage"]}.
+      </p>
       {editor.open ? <RateLimitDialog limit={editor.item} onClose={editor.close} /> : null}
       <ConfirmDialog {...remove.dialog} title="Delete this rate limit?" confirmLabel="Delete rate limit">
         <p>Calls are no longer limited by it.</p>
