@@ -8,6 +8,7 @@ import {
 import {
   type CompiledSnapshot,
   type ControlPlaneChangeChannel,
+  defaultMcpResultLimitBytes,
   type ControlPlaneSource,
   type DeliveryDispatcher,
   type DeliveryReport,
@@ -34,13 +35,14 @@ import {
   createUsageQueue,
   notifyAdmissionRefusals,
 } from "@gateway/pipeline";
+import { defaultJsonMaxArrayElements, defaultJsonMaxObjectKeys, defaultJsonMaxValues } from "@gateway/errors";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport } from "@gateway/provider-adapters";
 import type { McpGateway, McpGrantStore } from "@gateway/mcp";
 import type { UsageEventRecord } from "@gateway/contracts";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
-import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
+import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler, defaultMcpBodyLimitBytes } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 import { type GatewayTracing, createGatewayTracing } from "./observability/create-gateway-tracing.js";
 
@@ -109,6 +111,11 @@ export interface GatewayRuntimeOptions {
         | "tracePropagation"
         | "serviceName"
         | "responsesRetentionDays"
+        | "jsonMaxValues"
+        | "jsonMaxObjectKeys"
+        | "jsonMaxArrayElements"
+        | "mcpBodyLimitBytes"
+        | "mcpResultLimitBytes"
       >
     >;
   /**
@@ -354,6 +361,12 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
     bodyLimitBytes: settings.bodyLimitBytes,
+    jsonLimits: {
+      maxValues: settings.jsonMaxValues ?? defaultJsonMaxValues,
+      maxObjectKeys: settings.jsonMaxObjectKeys ?? defaultJsonMaxObjectKeys,
+      maxArrayElements: settings.jsonMaxArrayElements ?? defaultJsonMaxArrayElements,
+    },
+    mcpBodyLimitBytes: settings.mcpBodyLimitBytes ?? defaultMcpBodyLimitBytes,
     responseRetentionMs: (settings.responsesRetentionDays ?? 30) * 24 * 60 * 60 * 1000,
     responseStore: options.responseStore === undefined ? createMemoryResponseStore() : options.responseStore,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error, { request_id: requestId }),
@@ -388,6 +401,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         upstream,
         publicUrl: settings.publicUrl,
         allowedOrigins: settings.mcpAllowedOrigins ?? [],
+        maxResultBytes: settings.mcpResultLimitBytes ?? defaultMcpResultLimitBytes,
         onError: (message, error) => logger.error(message, error),
       });
       return { ...gateway, close: async () => void (await Promise.all([gateway.close(), upstream.close()])) };

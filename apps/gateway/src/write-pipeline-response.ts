@@ -2,6 +2,13 @@ import type { ServerResponse } from "node:http";
 import type { PipelineJsonResponse, PipelineStreamResponse } from "@gateway/pipeline";
 import { formatSseEvent } from "@gateway/provider-adapters";
 
+/**
+ * Answers longer than this are written in slices of this size: the server's write timeout sees
+ * a slow reader's progress slice by slice (one write of 20 MB completes only once all of it was
+ * read, so a slow but reading client would look stalled).
+ */
+const writeSliceBytes = 64 * 1024;
+
 /** Writes a pipeline answer as JSON (the provider's own bytes when the pipeline kept them). */
 export function writeJson(response: ServerResponse, answer: PipelineJsonResponse): void {
   if (response.headersSent || response.destroyed) return;
@@ -14,7 +21,13 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
   // The body was left unread past the limit: do not keep reading it to reuse the connection.
   if (answer.status === 413) headers.connection = "close";
   response.writeHead(answer.status, headers);
-  response.end(payload);
+  if (payload.length <= writeSliceBytes) {
+    response.end(payload);
+    return;
+  }
+  const bytes = Buffer.from(payload);
+  for (let offset = 0; offset < bytes.length; offset += writeSliceBytes) response.write(bytes.subarray(offset, offset + writeSliceBytes));
+  response.end();
 }
 
 /**
