@@ -198,7 +198,7 @@ function closeStalledWriters(guard: ConnectionGuard): void {
       continue;
     }
     // Bytes handed to the socket minus those still waiting: what the client's kernel took.
-    const flushed = socket.bytesWritten - waiting;
+    const flushed = (socket.bytesWritten ?? 0) - waiting;
     if (flushed !== state.flushed || state.stalledSince === 0) {
       state.flushed = flushed;
       state.stalledSince = now;

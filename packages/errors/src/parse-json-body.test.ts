@@ -85,7 +85,7 @@ describe("parseJsonBody", () => {
     const spread = `[${Array.from({ length: defaultJsonMaxValues / 2 }, () => '{"a":1}').join(",")}]`;
     expect(refusal(spread).details).toEqual({ max_values: defaultJsonMaxValues });
     const tokens = `[${"1,".repeat(defaultJsonMaxArrayElements)}1]`;
-    expect(refusal(tokens).details).toEqual({ max_array_elements: defaultJsonMaxArrayElements });
+    expect(refusal(tokens, { maxValues: defaultJsonMaxValues * 2 }).details).toEqual({ max_array_elements: defaultJsonMaxArrayElements });
   });
 
   it("refuses the 500,000-key params of the report (8 MB) in a single linear pass", () => {
