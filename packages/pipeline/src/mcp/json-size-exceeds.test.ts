@@ -18,7 +18,7 @@ describe("jsonSizeExceeds", () => {
   });
 
   it("stops early on a huge value, and walks deep nesting without recursion", () => {
-    const huge = { content: Array.from({ length: 100_000 }, () => ({ type: "text", text: "x".repeat(1000) })) };
+    const huge = { content: Array.from({ length: 10_000 }, () => ({ type: "text", text: "x".repeat(1000) })) };
     expect(jsonSizeExceeds(huge, 4 * 1024 * 1024)).toBe(true);
     let deep: unknown = "leaf";
     for (let level = 0; level < 200_000; level++) deep = [deep];

@@ -17,14 +17,16 @@ export function jsonSizeExceeds(value: unknown, limit: number): boolean {
     else if (next === null || typeof next !== "object") size += 4;
     else if (Array.isArray(next)) {
       // Brackets and commas.
-      size += next.length + 1;
+      size += next.length === 0 ? 2 : next.length + 1;
       for (let index = next.length - 1; index >= 0; index--) pending.push(next[index]);
     } else {
-      size += 1;
+      // Braces; each member adds its key's quotes and colon, and a comma (one fewer than members).
+      size += 2;
+      let members = 0;
       for (const key in next) {
         if (!Object.prototype.hasOwnProperty.call(next, key)) continue;
-        // Quotes, colon, comma.
-        size += key.length + 4;
+        size += key.length + (members === 0 ? 3 : 4);
+        members += 1;
         pending.push((next as Record<string, unknown>)[key]);
         if (size > limit) return true;
       }
