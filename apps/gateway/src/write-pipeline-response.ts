@@ -3,9 +3,9 @@ import type { PipelineJsonResponse, PipelineStreamResponse } from "@gateway/pipe
 import { formatSseEvent } from "@gateway/provider-adapters";
 
 /**
- * Answers longer than this are written in slices of this size: the server's write timeout sees
- * a slow reader's progress slice by slice (one write of 20 MB completes only once all of it was
- * read, so a slow but reading client would look stalled).
+ * Answers longer than this are written in slices of this size, one at a time: the server's
+ * write timeout sees a slow reader's progress slice by slice (one write of 20 MB completes only
+ * once all of it was read, so a slow but reading client would look stalled).
  */
 const writeSliceBytes = 64 * 1024;
 
@@ -25,8 +25,24 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
     response.end(payload);
     return;
   }
-  const bytes = Buffer.from(payload);
-  for (let offset = 0; offset < bytes.length; offset += writeSliceBytes) response.write(bytes.subarray(offset, offset + writeSliceBytes));
+  writeSlices(response, Buffer.from(payload), 0);
+}
+
+/**
+ * Writes `bytes` from `offset` slice by slice, the next one only once the socket took the
+ * previous (`drain`): queued slices would leave as one write that completes only when all of it
+ * was read. Then ends the response. A client that goes away leaves the rest unwritten.
+ */
+function writeSlices(response: ServerResponse, bytes: Buffer, offset: number): void {
+  while (offset < bytes.length) {
+    const end = Math.min(offset + writeSliceBytes, bytes.length);
+    const flowing = response.write(bytes.subarray(offset, end));
+    offset = end;
+    if (!flowing && offset < bytes.length) {
+      response.once("drain", () => writeSlices(response, bytes, offset));
+      return;
+    }
+  }
   response.end();
 }
 

@@ -120,6 +120,24 @@ describe("the gateway's connection limits", () => {
     expect(received.toLowerCase()).toContain("connection: close");
   });
 
+  it("lets a client still uploading a large body read the early answer (no reset before it is read)", async () => {
+    const port = await listen((_request, response) => {
+      response.writeHead(413, { "content-type": "application/json" });
+      response.end('{"error":"too large"}');
+    });
+    const socket = connect({ host: "127.0.0.1", port });
+    sockets.push(socket);
+    socket.on("error", () => undefined);
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    const body = Buffer.alloc(8 * 1024 * 1024, 0x20);
+    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    socket.write(body);
+    expect(await within(closed, 10_000)).toBe(true);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
   it("disconnects a client that stops reading its answer after GATEWAY_WRITE_TIMEOUT_MS, freeing what was buffered for it", async () => {
     const size = 32 * 1024 * 1024;
     let serverClosed: Promise<void> = new Promise(() => undefined);

@@ -91,7 +91,9 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
     markRequestStarted(request, response);
     if (mayHaveBody(request)) {
       response.once("finish", () => {
-        if (!request.complete) answeredEarly.add(request.socket);
+        if (request.complete) return;
+        answeredEarly.add(request.socket);
+        lingerThenClose(request);
       });
     }
     listener(request, response);
@@ -125,6 +127,30 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
     else answers.clientError(error, socket);
   });
   return server;
+}
+
+/**
+ * How long a connection answered before its request's body arrived keeps reading (and
+ * discarding) that body before it is closed. Closing a socket with unread bytes resets it (RST),
+ * and a client still uploading would often lose the answer (the 401 or 413) with it.
+ */
+const earlyAnswerLingerMs = 2_000;
+
+/**
+ * After an answer given before the body arrived (sent with `Connection: close`, so Node ends the
+ * write side and would destroy the socket once that is flushed): discards what the client still
+ * sends until it finishes or `earlyAnswerLingerMs` passes, then closes. Only on this early-error path.
+ */
+function lingerThenClose(request: IncomingMessage): void {
+  const socket = request.socket;
+  // Node's `destroySoon` queued the destroy for the end of the write side: keep reading a while first.
+  socket.removeListener("finish", socket.destroy);
+  const timer = setTimeout(() => socket.destroy(), earlyAnswerLingerMs);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  socket.once("end", () => socket.destroy());
+  // A body reader that stopped at a limit left the request paused: let the rest flow to nowhere.
+  request.resume();
 }
 
 /**

@@ -21,8 +21,8 @@ export function toWebRequest(request: IncomingMessage, options: { url: string; b
  * Writes a web `Response` to a node response: status and headers at once (SSE answers are
  * flushed before their first event), then the body chunk by chunk, waiting for `drain` when the
  * client's socket is full. A client that goes away cancels the body (and so the MCP request).
- * Large chunks are written in 64 KiB slices, so the server's write timeout sees a slow reader's
- * progress (one large write completes only when all of it was read).
+ * Large chunks are written in 64 KiB slices, one at a time, so the server's write timeout sees a
+ * slow reader's progress (one large write completes only when all of it was read).
  */
 export async function writeWebResponse(source: Response, response: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
@@ -43,17 +43,10 @@ export async function writeWebResponse(source: Response, response: ServerRespons
       const chunk = await reader.read();
       if (chunk.done) break;
       const bytes = chunk.value as Uint8Array;
-      let flowing = true;
-      for (let offset = 0; offset < bytes.length; offset += writeSliceBytes) flowing = response.write(bytes.subarray(offset, offset + writeSliceBytes));
-      if (!flowing) await new Promise<void>((resolve) => {
-        const done = () => {
-          response.off("drain", done);
-          response.off("close", done);
-          resolve();
-        };
-        response.once("drain", done);
-        response.once("close", done);
-      });
+      // One slice at a time: queued slices would leave as one write, complete only when all of it was read.
+      for (let offset = 0; offset < bytes.length && !response.destroyed; offset += writeSliceBytes) {
+        if (!response.write(bytes.subarray(offset, offset + writeSliceBytes))) await drainedOrClosed(response);
+      }
       if (response.destroyed) break;
     }
   } catch {
@@ -62,4 +55,17 @@ export async function writeWebResponse(source: Response, response: ServerRespons
     response.off("close", cancel);
     response.end();
   }
+}
+
+/** Resolves on `drain`, or when the response closes first. */
+function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.once("drain", done);
+    response.once("close", done);
+  });
 }
