@@ -100,6 +100,11 @@ describe("parseJsonBody", () => {
       expect(error.message).toContain("unpaired UTF-16 surrogate");
     }
     expect(parseJsonBody(bytes('{"\\ud83d\\ude00":"\\uD83D\\uDE00 \\u00e9 \\\\ud800"}'))).toEqual({ "\u{1F600}": "\u{1F600} é \\ud800" });
+    // Past the first 64 bytes of a long string too, and after long strings.
+    const long = "a".repeat(100);
+    expect(refusal(`["${long}\\ud800${long}"]`).message).toContain("unpaired UTF-16 surrogate");
+    expect(refusal(`["${long}","${long}\\\\\\"${long}","\\udc00"]`).message).toContain("unpaired UTF-16 surrogate");
+    expect(parseJsonBody(bytes(`{"${long}":"${long}\\"[{${long}","b":[${"1,".repeat(70)}1]}`), { maxArrayElements: 71 })).toEqual({ [long]: `${long}"[{${long}`, b: Array(71).fill(1) });
   });
 
   it("refuses an empty body and text that is not JSON", () => {

@@ -114,15 +114,26 @@ function scanJsonBytes(bytes: Uint8Array, bounds: JsonBounds): void {
   // The next value opens the current level (the root, or a container just opened).
   let awaitingFirst = true;
   let inString = false;
-  // Inside strings, jump to the next quote or backslash (native search). Each position is
-  // searched again only once passed, so the whole scan stays linear.
+  // Inside strings, go to the next quote or backslash: byte by byte over the first 64 bytes
+  // (most strings are short, and a native call costs more than that), then by native search,
+  // each position searched again only once passed, so the whole scan stays linear.
   let nextQuote = -1;
   let nextBackslash = -1;
   for (let index = 0; index < length; index++) {
     if (inString) {
-      if (nextQuote < index) nextQuote = positionOf(bytes, quote, index);
-      if (nextBackslash < index) nextBackslash = positionOf(bytes, backslash, index);
-      index = nextQuote < nextBackslash ? nextQuote : nextBackslash;
+      const shortEnd = index + 64 < length ? index + 64 : length;
+      let stop = index;
+      while (stop < shortEnd) {
+        const byte = bytes[stop]!;
+        if (byte === quote || byte === backslash) break;
+        stop += 1;
+      }
+      if (stop === shortEnd && stop < length) {
+        if (nextQuote < stop) nextQuote = positionOf(bytes, quote, stop);
+        if (nextBackslash < stop) nextBackslash = positionOf(bytes, backslash, stop);
+        stop = nextQuote < nextBackslash ? nextQuote : nextBackslash;
+      }
+      index = stop;
       if (index >= length) break;
     }
     const byte = bytes[index]!;
