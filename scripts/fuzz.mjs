@@ -12,8 +12,8 @@
 // open-file limit of FUZZ_GATEWAY_FD_LIMIT, default 2,048) and slow readers of a 20 MB MCP tool
 // result; a broken rule there also exits 1. Settings: FUZZ_REQUESTS, FUZZ_CONCURRENCY (16),
 // FUZZ_SEED (random; printed), FUZZ_KEEP_DATA=1 keeps the temporary directory,
-// FUZZ_RESOURCE_CLASSES=0 skips the resource classes, FUZZ_GATEWAY_ENV_<NAME>=value sets <NAME> in
-// the gateway's environment.
+// FUZZ_RESOURCE_CLASSES=0 skips the resource classes (or names some: width,flood,slow-readers),
+// FUZZ_GATEWAY_ENV_<NAME>=value sets <NAME> in the gateway's environment.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -64,7 +64,7 @@ function startServer(name, entry, env, fdLimit) {
   let pending = "";
   const scan = (chunk) => {
     const text = chunk.toString("utf8");
-    if (server.output.length < 20_000) server.output += text;
+    server.output = (server.output + text).slice(-20_000);
     pending += text;
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
@@ -594,20 +594,27 @@ if (runResourceClasses) {
   // The gateway polls the control plane every 300 ms.
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const floodCount = Number(process.env.FUZZ_FLOOD_CONNECTIONS ?? "3000");
+  const chosen = new Set((process.env.FUZZ_RESOURCE_CLASSES ?? "width,flood,slow-readers").split(","));
   const classes = [
-    ["Wide bodies (the gateway's longest event-loop delay per request; budget 50 ms alone, 200 ms four at once)", () => runWidthClass({ gateway, gatewayUrl, apiKey: secrets.apiKey })],
-    ["Connection flood", () => runFloodClass({ gatewayUrl, gatewayPort, count: floodCount })],
-    ["Slow readers", () => runSlowReaderClass({ gateway, gatewayPort, apiKey: secrets.apiKey, toolName: "bulk__big" })],
-  ];
-  for (const [title, run] of classes) {
+    ["width", "Wide bodies (the gateway's longest event-loop delay per request; budget 50 ms alone, 200 ms four at once)", () => runWidthClass({ gateway, gatewayUrl, apiKey: secrets.apiKey })],
+    ["flood", "Connection flood", () => runFloodClass({ gatewayUrl, gatewayPort, count: floodCount })],
+    ["slow-readers", "Slow readers", () => runSlowReaderClass({ gateway, gatewayPort, apiKey: secrets.apiKey, toolName: "bulk__big" })],
+  ].filter(([name]) => chosen.has(name));
+  for (const [, title, run] of classes) {
     const started = performance.now();
-    const { lines, broken } = await run();
+    let outcome;
+    try {
+      outcome = await run();
+    } catch (error) {
+      outcome = { lines: [], broken: [`the class failed: ${error instanceof Error ? error.message : String(error)}`] };
+    }
     console.log(`\n${title} (${((performance.now() - started) / 1000).toFixed(1)} s):`);
-    for (const line of lines) console.log(line);
-    for (const rule of broken) console.log(`  BROKEN: ${rule}`);
-    resourceRulesBroken.push(...broken);
-    if (gateway.child.exitCode !== null) {
-      resourceRulesBroken.push(`the gateway exited (${gateway.child.exitCode}) during: ${title}`);
+    for (const line of outcome.lines) console.log(line);
+    for (const rule of outcome.broken) console.log(`  BROKEN: ${rule}`);
+    resourceRulesBroken.push(...outcome.broken);
+    if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) {
+      console.log(`  BROKEN: the gateway exited (${gateway.child.exitCode ?? gateway.child.signalCode}); its last output:\n${gateway.output.slice(-1500)}`);
+      resourceRulesBroken.push(`the gateway exited during: ${title}`);
       break;
     }
   }
