@@ -157,7 +157,7 @@ export async function runFloodClass({ gatewayUrl, gatewayPort, count, slowBodies
  * never read; the gateway's RSS is read before, while they stay (`holdMs`), and after they left.
  * Rule: RSS while they stay grows by at most `budgetMegabytes`.
  */
-export async function runSlowReaderClass({ gateway, gatewayPort, apiKey, toolName, clients = 30, holdMs = 5_000, budgetMegabytes = 200 }) {
+export async function runSlowReaderClass({ gateway, gatewayPort, apiKey, toolName, clients = 30, holdMs = 15_000, budgetMegabytes = 200 }) {
   const lines = [];
   const broken = [];
   const before = readRssMegabytes(gateway.child.pid);

@@ -395,6 +395,8 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
         listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
         catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,
+        // The answer carries the result and its JSON-RPC (and SSE) framing: read up to twice the result cap.
+        maxResponseBytes: 2 * (settings.mcpResultLimitBytes ?? defaultMcpResultLimitBytes),
       });
       const gateway = module.createMcpGateway({
         dependencies,

@@ -23,7 +23,8 @@ beforeAll(async () => {
     name: "docs",
     tools: [
       { name: "small", handler: () => ({ content: [{ type: "text", text: "x".repeat(1000) }] }) },
-      { name: "large", handler: () => ({ content: [{ type: "text", text: "x".repeat(resultLimitBytes * 2) }] }) },
+      { name: "large", handler: () => ({ content: [{ type: "text", text: "x".repeat(resultLimitBytes * 1.5) }] }) },
+      { name: "huge", handler: () => ({ content: [{ type: "text", text: "x".repeat(resultLimitBytes * 20) }] }) },
     ],
   });
   gateway = await startGateway({
@@ -101,6 +102,13 @@ describe("the MCP endpoint's bounds", () => {
       expect(error.code).toBe(-32603);
       expect(error.message).toContain("GATEWAY_MCP_RESULT_LIMIT_BYTES");
       expect(error.message).toContain(String(resultLimitBytes));
+      // Far larger: not even read whole (the upstream answer is cut at twice the limit); still a JSON-RPC error, at once.
+      const cut = await client.callTool({ name: "docs__huge", arguments: {} }).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      expect(ProtocolError.isInstance(cut)).toBe(true);
+      expect((cut as ProtocolError).code).toBe(-32603);
     } finally {
       await client.close();
     }
