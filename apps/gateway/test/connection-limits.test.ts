@@ -97,7 +97,7 @@ describe("the gateway's connection limits", () => {
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
   });
 
-  it("closes the connection right after an answer given before the body arrived (a 401), instead of reading a trickling body", async () => {
+  it("closes the connection of an answer given before the body arrived (a 401) when the body does not follow within 2 s, instead of reading a trickling body", async () => {
     const port = await listen((_request, response) => {
       response.writeHead(401, { "content-type": "application/json" });
       response.end('{"error":"no key"}');
@@ -117,7 +117,6 @@ describe("the gateway's connection limits", () => {
       clearInterval(trickle);
     }
     expect(received).toMatch(/^HTTP\/1\.1 401 /);
-    expect(received.toLowerCase()).toContain("connection: close");
   });
 
   it("lets a client still uploading a large body read the early answer (no reset before it is read)", async () => {
@@ -127,15 +126,21 @@ describe("the gateway's connection limits", () => {
     });
     const socket = connect({ host: "127.0.0.1", port });
     sockets.push(socket);
-    socket.on("error", () => undefined);
+    let reset = false;
+    socket.on("error", () => (reset = true));
     let received = "";
-    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
-    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    const answered = new Promise<void>((resolve) =>
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+        if (received.includes('{"error":"too large"}')) resolve();
+      }),
+    );
     const body = Buffer.alloc(8 * 1024 * 1024, 0x20);
     socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: gateway\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
-    socket.write(body);
-    expect(await within(closed, 10_000)).toBe(true);
+    const uploaded = new Promise<void>((resolve) => socket.write(body, () => resolve()));
+    expect(await within(Promise.all([answered, uploaded]), 10_000)).toBe(true);
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(reset).toBe(false);
   });
 
   it("disconnects a client that stops reading its answer after GATEWAY_WRITE_TIMEOUT_MS, freeing what was buffered for it", async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type IncomingMessage, type RequestListener, STATUS_CODES, type Server, ServerResponse, createServer } from "node:http";
+import { type IncomingMessage, type RequestListener, STATUS_CODES, type Server, type ServerResponse, createServer } from "node:http";
 import type { Duplex } from "node:stream";
 import { fromHttpParserError } from "./from-http-parser-error.js";
 import { GatewayError } from "./gateway-error.js";
@@ -46,19 +46,6 @@ export interface GuardedHttpServerOptions {
 }
 
 /**
- * A response that closes its connection when it is answered before its request's body fully
- * arrived (a 401, a 413, a deadline): `Connection: close` in its headers, and the socket ends
- * as soon as the answer is written, instead of reading (and discarding) the rest of a body a
- * slow client trickles until the request timeout. Declared once: every response has this shape.
- */
-class EarlyClosingResponse extends ServerResponse {
-  override writeHead(...args: unknown[]): this {
-    if (!this.headersSent && mayHaveBody(this.req) && !this.req.complete) this.shouldKeepAlive = false;
-    return (ServerResponse.prototype.writeHead as (...given: unknown[]) => this).apply(this, args);
-  }
-}
-
-/**
  * An HTTP server around a request listener whose requests that never reach the listener are
  * still answered in the surface's error body with an `x-request-id` and `connection: close`:
  * - Node's parser refusals (`clientError`: bad chunking, bare LF, a malformed header: 400; a
@@ -69,8 +56,8 @@ class EarlyClosingResponse extends ServerResponse {
  * Idle connections are kept `keepAliveTimeoutMs` (65 s), longer than load balancers keep theirs.
  * An `Expect` other than `100-continue` is ignored (Node answered an empty 417).
  * The timeouts cover receiving the request only: an answer (a stream) may last longer. A request
- * answered before its body arrived (a 401, a 413, a deadline) is answered with
- * `Connection: close` and its connection ends once the answer is written (no second answer).
+ * answered before its body arrived (a 401, a 413, a deadline) gets no second answer, and its
+ * connection is closed unless the rest of the body arrives within 2 s.
  * Connections are bounded ({@link guardConnections}): in all and per client address (silent
  * and idle connections make room first), and a client that stops reading its answer is
  * disconnected after `writeTimeoutMs`.
@@ -93,14 +80,13 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
       response.once("finish", () => {
         if (request.complete) return;
         answeredEarly.add(request.socket);
-        lingerThenClose(request);
+        closeUnlessBodyFollows(request);
       });
     }
     listener(request, response);
   };
   const server = createServer(
     {
-      ServerResponse: EarlyClosingResponse as typeof ServerResponse,
       requestTimeout: requestTimeoutMs,
       headersTimeout: Math.min(options.headersTimeoutMs ?? defaultHeadersTimeoutMs, requestTimeoutMs),
       // Node checks the timeouts every 30 s by default: a 408 could come up to 30 s late.
@@ -130,25 +116,27 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
 }
 
 /**
- * How long a connection answered before its request's body arrived keeps reading (and
- * discarding) that body before it is closed. Closing a socket with unread bytes resets it (RST),
- * and a client still uploading would often lose the answer (the 401 or 413) with it.
+ * How long a connection answered before its request's body fully arrived (a 401, a 413, a
+ * deadline) waits for the rest of that body (read and discarded, so the connection can serve
+ * the next request) before it is closed. A real client's body follows at once; a slow client
+ * trickling it held the connection until the request timeout (600 s by default).
  */
-const earlyAnswerLingerMs = 2_000;
+const earlyAnswerBodyWaitMs = 2_000;
 
 /**
- * After an answer given before the body arrived (sent with `Connection: close`, so Node ends the
- * write side and would destroy the socket once that is flushed): discards what the client still
- * sends until it finishes or `earlyAnswerLingerMs` passes, then closes. Only on this early-error path.
+ * After an answer given before the body arrived: the rest of the body is discarded as it comes
+ * (Node reads it to keep the connection), and the connection is closed if it has not all
+ * arrived within `earlyAnswerBodyWaitMs`. Closing at once instead would reset a connection with
+ * unread bytes (RST): a client still uploading could lose the answer. Only on this early path.
  */
-function lingerThenClose(request: IncomingMessage): void {
+function closeUnlessBodyFollows(request: IncomingMessage): void {
   const socket = request.socket;
-  // Node's `destroySoon` queued the destroy for the end of the write side: keep reading a while first.
-  socket.removeListener("finish", socket.destroy);
-  const timer = setTimeout(() => socket.destroy(), earlyAnswerLingerMs);
+  const timer = setTimeout(() => {
+    if (!request.complete) socket.destroy();
+  }, earlyAnswerBodyWaitMs);
   timer.unref();
+  request.once("end", () => clearTimeout(timer));
   socket.once("close", () => clearTimeout(timer));
-  socket.once("end", () => socket.destroy());
   // A body reader that stopped at a limit left the request paused: let the rest flow to nowhere.
   request.resume();
 }
