@@ -6,8 +6,14 @@
 // is also timed from outside. Prints requests by status, the 5xx count (must be 0), answers
 // without `x-request-id` or the documented error body, secrets seen in answers, the longest
 // event-loop delay and RSS before and after per process, and one example per failure class.
-// Exits 1 when any answer broke a rule. Settings: FUZZ_REQUESTS, FUZZ_CONCURRENCY (16),
-// FUZZ_SEED (random; printed), FUZZ_KEEP_DATA=1 keeps the temporary directory.
+// Exits 1 when any answer broke a rule. Then the resource classes (scripts/fuzz/resource-classes.mjs),
+// each bounded in time: wide bodies (event-loop hold, alone and four at once), a connection flood
+// (FUZZ_FLOOD_CONNECTIONS silent sockets, default 3,000, against a gateway started with an
+// open-file limit of FUZZ_GATEWAY_FD_LIMIT, default 2,048) and slow readers of a 20 MB MCP tool
+// result; a broken rule there also exits 1. Settings: FUZZ_REQUESTS, FUZZ_CONCURRENCY (16),
+// FUZZ_SEED (random; printed), FUZZ_KEEP_DATA=1 keeps the temporary directory,
+// FUZZ_RESOURCE_CLASSES=0 skips the resource classes (or names some: width,flood,slow-readers),
+// FUZZ_GATEWAY_ENV_<NAME>=value sets <NAME> in the gateway's environment.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,6 +26,7 @@ import fc from "fast-check";
 import { createDashboardOpenApiDocument } from "../apps/dashboard-api/dist/index.js";
 import { freePort, readRssMegabytes } from "./bench/process-stats.mjs";
 import { gatewayCases, secretValues, writeFuzzConfig } from "./fuzz/fuzz-setup.mjs";
+import { runFloodClass, runSlowReaderClass, runWidthClass } from "./fuzz/resource-classes.mjs";
 import {
   answerProblems,
   authorizationShapes,
@@ -39,19 +46,25 @@ const seed = Number(process.env.FUZZ_SEED ?? randomBytes(3).readUIntBE(0, 3));
 /** Larger than the CI-bounded test files: 256 KiB strings, nesting up to 100,000. */
 const sizes = { hugeLength: 256 * 1024, deepDepths: [1000, 10_000, 100_000] };
 
-/** A server process: its output lines are scanned for JSON log lines of errors (by request id). */
-function startServer(name, entry, env) {
+/**
+ * A server process: its output lines are scanned for JSON log lines of errors (by request id).
+ * With `fdLimit`, it runs under that open-file limit (`ulimit -n` of a shell that then execs node).
+ */
+function startServer(name, entry, env, fdLimit) {
   // FUZZ_NODE_ARGS: extra node options for both servers (e.g. `--cpu-prof --cpu-prof-dir=profiles` to find a stall).
   const nodeArgs = (process.env.FUZZ_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", path.join(root, "scripts/fuzz/event-loop-monitor.mjs"), entry], {
+  const args = [...nodeArgs, "--import", path.join(root, "scripts/fuzz/event-loop-monitor.mjs"), entry];
+  const [command, commandArgs] =
+    fdLimit === undefined ? [process.execPath, args] : ["/bin/sh", ["-c", `ulimit -n ${Number(fdLimit)} && exec "$0" "$@"`, process.execPath, ...args]];
+  const child = spawn(command, commandArgs, {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
-  const server = { name, child, output: "", errorsByRequest: new Map(), maxLoopDelayMs: 0, rssSamples: [] };
+  const server = { name, child, output: "", errorsByRequest: new Map(), maxLoopDelayMs: 0, phaseMaxMs: 0, rssSamples: [] };
   let pending = "";
   const scan = (chunk) => {
     const text = chunk.toString("utf8");
-    if (server.output.length < 20_000) server.output += text;
+    server.output = (server.output + text).slice(-20_000);
     pending += text;
     const lines = pending.split("\n");
     pending = lines.pop() ?? "";
@@ -72,6 +85,7 @@ function startServer(name, entry, env) {
   child.stderr.on("data", scan);
   child.on("message", (message) => {
     if (message?.type !== "event-loop") return;
+    server.phaseMaxMs = Math.max(server.phaseMaxMs, message.maxMs);
     if (server.measuring) server.maxLoopDelayMs = Math.max(server.maxLoopDelayMs, message.maxMs);
     if (server.measuring && message.maxMs >= 500) noteStall(server.name, message.maxMs);
     server.rssSamples.push(message.rssBytes);
@@ -148,7 +162,9 @@ const gateway = startServer("gateway", path.join(root, "apps/gateway/dist/main.j
   GATEWAY_ADMIN_PASSWORD: adminPassword,
   GATEWAY_LOG_FORMAT: "json",
   GATEWAY_LOG_LEVEL: "warn",
-});
+  // FUZZ_GATEWAY_ENV_<NAME>=value: passed as <NAME> (to raise a limit and measure without it).
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("FUZZ_GATEWAY_ENV_")).map(([name, value]) => [name.slice("FUZZ_GATEWAY_ENV_".length), value])),
+}, Number(process.env.FUZZ_GATEWAY_FD_LIMIT ?? "2048"));
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 let dashboard;
 const stopAll = async () => {
@@ -561,6 +577,49 @@ if (classes.size > 0) {
     console.log(`    answer: ${JSON.stringify(example.answer)}`);
   }
 }
+const resourceRulesBroken = [];
+const runResourceClasses = process.env.FUZZ_RESOURCE_CLASSES !== "0";
+let bulkMcp = null;
+if (runResourceClasses) {
+  gateway.measuring = false;
+  dashboard.measuring = false;
+  // The slow-reader class's MCP server (one tool with a 20 MB result), registered after the
+  // request fuzz so that no fuzzed dashboard request changes it.
+  bulkMcp = await (await import("../packages/mcp/dist/testing/index.js")).startLocalMcpServer({
+    name: "bulk",
+    tools: [{ name: "big", handler: () => ({ content: [{ type: "text", text: "x".repeat(20 * 1024 * 1024) }] }) }],
+  });
+  await signIn();
+  await create("bulk_server_id", "/api/mcp/servers", { name: "bulk", url: bulkMcp.url, auth_kind: "none" });
+  // The gateway polls the control plane every 300 ms.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const floodCount = Number(process.env.FUZZ_FLOOD_CONNECTIONS ?? "3000");
+  const chosen = new Set((process.env.FUZZ_RESOURCE_CLASSES ?? "width,flood,slow-readers").split(","));
+  const classes = [
+    ["width", "Wide bodies (the gateway's longest event-loop delay per request; budget 50 ms alone, 200 ms four at once)", () => runWidthClass({ gateway, gatewayUrl, apiKey: secrets.apiKey })],
+    ["flood", "Connection flood", () => runFloodClass({ gatewayUrl, gatewayPort, count: floodCount })],
+    ["slow-readers", "Slow readers", () => runSlowReaderClass({ gateway, gatewayPort, apiKey: secrets.apiKey, toolName: "bulk__big" })],
+  ].filter(([name]) => chosen.has(name));
+  for (const [, title, run] of classes) {
+    const started = performance.now();
+    let outcome;
+    try {
+      outcome = await run();
+    } catch (error) {
+      outcome = { lines: [], broken: [`the class failed: ${error instanceof Error ? error.message : String(error)}`] };
+    }
+    console.log(`\n${title} (${((performance.now() - started) / 1000).toFixed(1)} s):`);
+    for (const line of outcome.lines) console.log(line);
+    for (const rule of outcome.broken) console.log(`  BROKEN: ${rule}`);
+    resourceRulesBroken.push(...outcome.broken);
+    if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) {
+      console.log(`  BROKEN: the gateway exited (${gateway.child.exitCode ?? gateway.child.signalCode}); its last output:\n${gateway.output.slice(-1500)}`);
+      resourceRulesBroken.push(`the gateway exited during: ${title}`);
+      break;
+    }
+  }
+}
+await bulkMcp?.close();
 await stopAll();
-const failed = counts.fiveHundreds + counts.noRequestId + counts.badErrorBody + counts.secrets + counts.transportErrors > 0;
+const failed = counts.fiveHundreds + counts.noRequestId + counts.badErrorBody + counts.secrets + counts.transportErrors + resourceRulesBroken.length > 0;
 process.exit(failed ? 1 : 0);

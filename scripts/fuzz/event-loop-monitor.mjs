@@ -10,7 +10,14 @@ if (isMainThread && typeof process.send === "function") {
   histogram.enable();
   const timer = setInterval(() => {
     if (!process.connected) return;
-    process.send({ type: "event-loop", maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, rssBytes: process.memoryUsage().rss });
+    let rssBytes = Number.NaN;
+    try {
+      // Reads /proc: fails (EMFILE) while a flood holds every file descriptor of the process.
+      rssBytes = process.memoryUsage.rss();
+    } catch {
+      // reported as NaN
+    }
+    process.send({ type: "event-loop", maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, rssBytes });
     histogram.reset();
   }, 250);
   timer.unref();

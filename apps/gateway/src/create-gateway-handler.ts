@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { GatewayError } from "@gateway/errors";
+import { GatewayError, type ParseJsonBodyOptions } from "@gateway/errors";
 import {
   type InferenceEndpoint,
   type PipelineDependencies,
@@ -26,6 +26,10 @@ import { writeJson, writeStream } from "./write-pipeline-response.js";
 export interface GatewayAppDependencies extends PipelineDependencies {
   /** Largest accepted request body in bytes (413 `request_too_large` beyond it). */
   bodyLimitBytes: number;
+  /** Width bounds of request bodies (values, keys per object, elements per array), checked before parsing; unset: the defaults of `parseJsonBody`. */
+  jsonLimits?: ParseJsonBodyOptions;
+  /** Largest body of a request to the MCP endpoint (default {@link defaultMcpBodyLimitBytes}; never above `bodyLimitBytes`). */
+  mcpBodyLimitBytes?: number;
   /** Loads the MCP endpoint (`/mcp` and its protected-resource metadata) on first use; absent: not served. */
   mcp?: () => Promise<McpGateway>;
   /** Told about unexpected failures (for logs); the client only sees a generic 500. */
@@ -65,6 +69,12 @@ type RouteHandler = (request: IncomingMessage, response: ServerResponse, context
 export const mcpPath = "/mcp";
 
 /**
+ * Default largest body of a request to the MCP endpoint (`GATEWAY_MCP_BODY_LIMIT_BYTES`): 4 MiB,
+ * the MCP SDK's own transport limit. MCP messages are small; tool arguments rarely pass a few KB.
+ */
+export const defaultMcpBodyLimitBytes = 4 * 1024 * 1024;
+
+/**
  * The gateway's HTTP entry, on `node:http` with the `find-my-way` router: `POST /v1/systemone`,
  * `POST /v1/chat/completions`, `POST /v1/messages`, `POST /v1/messages/count_tokens`,
  * `POST /v1/responses` (with `GET` / `DELETE /v1/responses/{id}` and
@@ -87,6 +97,9 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
     routes.push(`${method} ${path}`);
   };
 
+  const jsonLimits = dependencies.jsonLimits ?? {};
+  const bodyOptions = { limitBytes: dependencies.bodyLimitBytes, json: jsonLimits };
+  const mcpBodyOptions = { limitBytes: Math.min(dependencies.mcpBodyLimitBytes ?? defaultMcpBodyLimitBytes, dependencies.bodyLimitBytes), json: jsonLimits };
   const inference = <Request>(endpoint: InferenceEndpoint<Request>): RouteHandler => async (request, response, context) => {
     const abort = abortOnClose(response);
     const declaredLength = Number(request.headers["content-length"]);
@@ -96,7 +109,7 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
         requestId: context.requestId,
         startedAt: context.startedAt,
         headers: request.headers,
-        readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
+        readBody: () => readJsonBody(request, bodyOptions),
         abort,
         ...(Number.isSafeInteger(declaredLength) && declaredLength > 0 ? { bodyBytes: declaredLength } : {}),
       },
@@ -144,7 +157,8 @@ export function createGatewayHandler(dependencies: GatewayAppDependencies, optio
       (await loadMcp()).handle(request, response, {
         requestId: context.requestId,
         startedAt: context.startedAt,
-        readBody: () => readJsonBody(request, { limitBytes: dependencies.bodyLimitBytes }),
+        // The MCP SDK validates what it is given key by key: its body is bounded (size, then width) before it sees it.
+        readBody: () => readJsonBody(request, mcpBodyOptions),
       });
     // Streamable HTTP: every message is a POST; GET and DELETE (2025 sessions) are answered 405 by the SDK.
     for (const method of ["POST", "GET", "DELETE"] as const) route(method, mcpPath, serveMcp);

@@ -11,6 +11,7 @@ import {
   type ApiKeyActivity,
   type CompiledSnapshot,
   type ControlPlaneChangeChannel,
+  defaultMcpResultLimitBytes,
   type ControlPlaneSource,
   type DeliveryDispatcher,
   type DeliveryReport,
@@ -38,13 +39,14 @@ import {
   createUsageQueue,
   notifyAdmissionRefusals,
 } from "@gateway/pipeline";
+import { defaultJsonMaxArrayElements, defaultJsonMaxObjectKeys, defaultJsonMaxValues } from "@gateway/errors";
 import { createLatencyTracker, createMemoryAffinityStore } from "@gateway/policy-engine";
 import { type HttpTransport, createHttpTransport, createOutboundFetch, outboundAddressPolicyFromEnvironment } from "@gateway/provider-adapters";
 import type { McpGateway, McpGrantStore } from "@gateway/mcp";
 import type { UsageEventRecord } from "@gateway/contracts";
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
-import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler } from "./create-gateway-handler.js";
+import { type GatewayAppDependencies, type GatewayHandler, type GatewayRequestHook, createGatewayHandler, defaultMcpBodyLimitBytes } from "./create-gateway-handler.js";
 import type { GatewaySettings } from "./gateway-settings.js";
 import { describeError } from "./logging/create-gateway-logger.js";
 import { type GatewayTracing, createGatewayTracing } from "./observability/create-gateway-tracing.js";
@@ -120,6 +122,11 @@ export interface GatewayRuntimeOptions {
         | "tracePropagation"
         | "serviceName"
         | "responsesRetentionDays"
+        | "jsonMaxValues"
+        | "jsonMaxObjectKeys"
+        | "jsonMaxArrayElements"
+        | "mcpBodyLimitBytes"
+        | "mcpResultLimitBytes"
       >
     >;
   /**
@@ -396,6 +403,12 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
     latencyTracker: createLatencyTracker(),
     requestTimeoutMs: settings.requestTimeoutMs,
     bodyLimitBytes: settings.bodyLimitBytes,
+    jsonLimits: {
+      maxValues: settings.jsonMaxValues ?? defaultJsonMaxValues,
+      maxObjectKeys: settings.jsonMaxObjectKeys ?? defaultJsonMaxObjectKeys,
+      maxArrayElements: settings.jsonMaxArrayElements ?? defaultJsonMaxArrayElements,
+    },
+    mcpBodyLimitBytes: settings.mcpBodyLimitBytes ?? defaultMcpBodyLimitBytes,
     responseRetentionMs: (settings.responsesRetentionDays ?? 30) * 24 * 60 * 60 * 1000,
     responseStore: options.responseStore === undefined ? createMemoryResponseStore() : options.responseStore,
     onInternalError: (error, requestId) => logger.error(`Internal error on ${requestId}.`, error, { request_id: requestId }),
@@ -425,12 +438,15 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
         callTimeoutMs: settings.mcpTimeoutMs ?? 60_000,
         listTimeoutMs: settings.mcpListTimeoutMs ?? 10_000,
         catalogTtlMs: settings.mcpCatalogTtlMs ?? 10_000,
+        // The answer carries the result and its JSON-RPC (and SSE) framing: read up to twice the result cap.
+        maxResponseBytes: 2 * (settings.mcpResultLimitBytes ?? defaultMcpResultLimitBytes),
       });
       const gateway = module.createMcpGateway({
         dependencies,
         upstream,
         publicUrl: settings.publicUrl,
         allowedOrigins: settings.mcpAllowedOrigins ?? [],
+        maxResultBytes: settings.mcpResultLimitBytes ?? defaultMcpResultLimitBytes,
         onError: (message, error, requestId) => logger.error(message, error, requestId === undefined ? undefined : { request_id: requestId }),
         // A client's malformed request is not the gateway's failure: any key holder could flood the error log with them.
         onClientError: (message, error, requestId) => logger.info(message, { request_id: requestId, err: describeError(error) }),

@@ -14,6 +14,14 @@ export interface GatewayServerOptions {
    * default, 5 s, is below load balancers' idle timeouts). Default 65 s.
    */
   keepAliveTimeoutMs?: number;
+  /** `GATEWAY_HEADERS_TIMEOUT_MS`: how long a connection may take to send a request's headers (default 20 s): then 408 and closed. */
+  headersTimeoutMs?: number;
+  /** `GATEWAY_WRITE_TIMEOUT_MS`: a client that takes none of its waiting answer bytes for this long is disconnected (default 30 s; 0: never). */
+  writeTimeoutMs?: number;
+  /** `GATEWAY_MAX_CONNECTIONS`: most open client connections (default 10,000, at most half the open-file limit). */
+  maxConnections?: number | undefined;
+  /** `GATEWAY_MAX_CONNECTIONS_PER_ADDRESS`: most open connections from one client address (default 1,000). */
+  maxConnectionsPerAddress?: number;
 }
 
 /**
@@ -21,7 +29,9 @@ export interface GatewayServerOptions {
  * that never reach the listener (Node's parser refusals, a request not received within
  * `requestTimeoutMs`, no `Host`, `CONNECT`) are still answered in the gateway error body with an
  * `x-request-id` and `connection: close`. The timeouts cover receiving the request only: a stream
- * may last longer.
+ * may last longer. Open connections are capped (in all and per client address; silent and idle
+ * ones make room first), a request answered before its body arrived closes its connection, and
+ * a client that stops reading its answer is disconnected after `writeTimeoutMs`.
  */
 export function createGatewayServer(listener: RequestListener, options: GatewayServerOptions): Server {
   return createGuardedHttpServer(listener, {
@@ -29,6 +39,10 @@ export function createGatewayServer(listener: RequestListener, options: GatewayS
     generateRequestId,
     renderErrorBody: renderGatewayErrorBody,
     ...(options.keepAliveTimeoutMs === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+    ...(options.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: options.headersTimeoutMs }),
+    ...(options.writeTimeoutMs === undefined ? {} : { writeTimeoutMs: options.writeTimeoutMs }),
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
   });
 }
 

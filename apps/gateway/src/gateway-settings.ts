@@ -21,6 +21,15 @@ const settingsSchema = z.object({
   GATEWAY_BODY_LIMIT_BYTES: integer(1).default(10 * 1024 * 1024),
   GATEWAY_REQUEST_TIMEOUT_MS: integer(1).default(600_000),
   GATEWAY_KEEP_ALIVE_TIMEOUT_MS: integer(1000).max(3_600_000).default(65_000),
+  GATEWAY_HEADERS_TIMEOUT_MS: integer(1000).default(20_000),
+  GATEWAY_WRITE_TIMEOUT_MS: integer(0).default(30_000),
+  GATEWAY_MAX_CONNECTIONS: integer(1).optional(),
+  GATEWAY_MAX_CONNECTIONS_PER_ADDRESS: integer(1).default(1_000),
+  GATEWAY_JSON_MAX_VALUES: integer(1).default(300_000),
+  GATEWAY_JSON_MAX_OBJECT_KEYS: integer(1).default(1_000),
+  GATEWAY_JSON_MAX_ARRAY_ELEMENTS: integer(1).default(300_000),
+  GATEWAY_MCP_BODY_LIMIT_BYTES: integer(1).default(4 * 1024 * 1024),
+  GATEWAY_MCP_RESULT_LIMIT_BYTES: integer(1).default(4 * 1024 * 1024),
   GATEWAY_UPSTREAM_TIMEOUT_MS: integer(1).default(300_000),
   GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS: integer(1).default(10_000),
   GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS: integer(1).default(300_000),
@@ -94,6 +103,22 @@ export interface GatewaySettings {
    * connection closed by the gateway just as a balancer reuses it is a 502 there.
    */
   keepAliveTimeoutMs: number;
+  /** How long a connection may take to send a request's headers (at most `requestTimeoutMs`): then 408 and closed. */
+  headersTimeoutMs: number;
+  /** A client that takes none of its waiting answer bytes for this long is disconnected (0: never). */
+  writeTimeoutMs: number;
+  /** Most open client connections (unset: 10,000, at most half the open-file limit); silent and idle ones make room first. */
+  maxConnections: number | undefined;
+  /** Most open connections from one client address. */
+  maxConnectionsPerAddress: number;
+  /** Width bounds of request bodies, checked before they are parsed: values in all, keys per object, elements per array. */
+  jsonMaxValues: number;
+  jsonMaxObjectKeys: number;
+  jsonMaxArrayElements: number;
+  /** Largest body of a request to the MCP endpoint (MCP messages are small; the SDK's own transport takes 4 MB). */
+  mcpBodyLimitBytes: number;
+  /** Largest result of one MCP call (tools/call, prompts/get, resources/read) relayed to the caller; larger: a JSON-RPC error. */
+  mcpResultLimitBytes: number;
   /** JSON provider calls: the whole upstream call (a connection's `timeouts.totalMs` overrides it). */
   upstreamTimeoutMs: number;
   upstreamConnectTimeoutMs: number;
@@ -201,6 +226,15 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     bodyLimitBytes: values.GATEWAY_BODY_LIMIT_BYTES,
     requestTimeoutMs: values.GATEWAY_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: values.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
+    headersTimeoutMs: values.GATEWAY_HEADERS_TIMEOUT_MS,
+    writeTimeoutMs: values.GATEWAY_WRITE_TIMEOUT_MS,
+    maxConnections: values.GATEWAY_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: values.GATEWAY_MAX_CONNECTIONS_PER_ADDRESS,
+    jsonMaxValues: values.GATEWAY_JSON_MAX_VALUES,
+    jsonMaxObjectKeys: values.GATEWAY_JSON_MAX_OBJECT_KEYS,
+    jsonMaxArrayElements: values.GATEWAY_JSON_MAX_ARRAY_ELEMENTS,
+    mcpBodyLimitBytes: values.GATEWAY_MCP_BODY_LIMIT_BYTES,
+    mcpResultLimitBytes: values.GATEWAY_MCP_RESULT_LIMIT_BYTES,
     upstreamTimeoutMs: values.GATEWAY_UPSTREAM_TIMEOUT_MS,
     upstreamConnectTimeoutMs: values.GATEWAY_UPSTREAM_CONNECT_TIMEOUT_MS,
     streamFirstByteTimeoutMs: values.GATEWAY_STREAM_FIRST_BYTE_TIMEOUT_MS,

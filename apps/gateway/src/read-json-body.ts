@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { GatewayError, parseJsonBody } from "@gateway/errors";
+import { GatewayError, type ParseJsonBodyOptions, parseJsonBody } from "@gateway/errors";
 
 /**
  * Reads and parses a JSON request body within `limitBytes`.
@@ -7,10 +7,11 @@ import { GatewayError, parseJsonBody } from "@gateway/errors";
  *   while reading when a chunked or lying body passes the limit (reading stops at once);
  * - 415 `unsupported_media_type` for a declared non-JSON `Content-Type`;
  * - 400 `invalid_request` for an empty or unparsable body, a body nested deeper than 128 levels
- *   (`defaultJsonMaxDepth`) or holding an unpaired UTF-16 surrogate escape (`parseJsonBody`, which scans
- *   the bytes before `JSON.parse`).
+ *   (`defaultJsonMaxDepth`), wider than `options.json` allows (values in all, keys per object,
+ *   elements per array) or holding an unpaired UTF-16 surrogate escape (`parseJsonBody`, which
+ *   scans the bytes in one linear pass before `JSON.parse`).
  */
-export async function readJsonBody(request: IncomingMessage, options: { limitBytes: number }): Promise<unknown> {
+export async function readJsonBody(request: IncomingMessage, options: { limitBytes: number; json?: ParseJsonBodyOptions }): Promise<unknown> {
   const contentType = request.headers["content-type"];
   if (contentType !== undefined && !isJsonContentType(contentType)) {
     throw new GatewayError("unsupported_media_type", {
@@ -22,7 +23,7 @@ export async function readJsonBody(request: IncomingMessage, options: { limitByt
     throw tooLarge(options.limitBytes);
   }
   const { chunks, received } = await readChunks(request, options.limitBytes);
-  return parseJsonBody(Buffer.concat(chunks, received));
+  return parseJsonBody(Buffer.concat(chunks, received), options.json);
 }
 
 /** Collects the body; stops reading (and pauses the socket) as soon as the limit is passed. */

@@ -201,7 +201,14 @@ export async function serveGateway<D extends ServableDatabase>(
     sweepStoredResponses();
     const sweepTimer = setInterval(sweepStoredResponses, 10 * 60 * 1000);
     sweepTimer.unref();
-    const server = createGatewayServer(runtime.handler, { requestTimeoutMs: settings.requestTimeoutMs, keepAliveTimeoutMs: settings.keepAliveTimeoutMs });
+    const server = createGatewayServer(runtime.handler, {
+      requestTimeoutMs: settings.requestTimeoutMs,
+      keepAliveTimeoutMs: settings.keepAliveTimeoutMs,
+      headersTimeoutMs: settings.headersTimeoutMs,
+      writeTimeoutMs: settings.writeTimeoutMs,
+      maxConnections: settings.maxConnections,
+      maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
+    });
     server.listen(settings.port, settings.host);
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

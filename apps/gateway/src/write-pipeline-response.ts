@@ -2,6 +2,13 @@ import type { ServerResponse } from "node:http";
 import type { PipelineJsonResponse, PipelineStreamResponse } from "@gateway/pipeline";
 import { formatSseEvent } from "@gateway/provider-adapters";
 
+/**
+ * Answers longer than this are written in slices of this size, one at a time: the server's
+ * write timeout sees a slow reader's progress slice by slice (one write of 20 MB completes only
+ * once all of it was read, so a slow but reading client would look stalled).
+ */
+const writeSliceBytes = 64 * 1024;
+
 /** Writes a pipeline answer as JSON (the provider's own bytes when the pipeline kept them). */
 export function writeJson(response: ServerResponse, answer: PipelineJsonResponse): void {
   if (response.headersSent || response.destroyed) return;
@@ -14,7 +21,29 @@ export function writeJson(response: ServerResponse, answer: PipelineJsonResponse
   // The body was left unread past the limit: do not keep reading it to reuse the connection.
   if (answer.status === 413) headers.connection = "close";
   response.writeHead(answer.status, headers);
-  response.end(payload);
+  if (payload.length <= writeSliceBytes) {
+    response.end(payload);
+    return;
+  }
+  writeSlices(response, Buffer.from(payload), 0);
+}
+
+/**
+ * Writes `bytes` from `offset` slice by slice, the next one only once the socket took the
+ * previous (`drain`): queued slices would leave as one write that completes only when all of it
+ * was read. Then ends the response. A client that goes away leaves the rest unwritten.
+ */
+function writeSlices(response: ServerResponse, bytes: Buffer, offset: number): void {
+  while (offset < bytes.length) {
+    const end = Math.min(offset + writeSliceBytes, bytes.length);
+    const flowing = response.write(bytes.subarray(offset, end));
+    offset = end;
+    if (!flowing && offset < bytes.length) {
+      response.once("drain", () => writeSlices(response, bytes, offset));
+      return;
+    }
+  }
+  response.end();
 }
 
 /**

@@ -1,7 +1,12 @@
+import { readFileSync } from "node:fs";
 import { type IncomingMessage, type RequestListener, STATUS_CODES, type Server, type ServerResponse, createServer } from "node:http";
 import type { Duplex } from "node:stream";
 import { fromHttpParserError } from "./from-http-parser-error.js";
 import { GatewayError } from "./gateway-error.js";
+import { defaultMaxConnections, defaultMaxConnectionsPerAddress, defaultWriteTimeoutMs, guardConnections, markRequestStarted } from "./guard-connections.js";
+
+/** Default of {@link GuardedHttpServerOptions.headersTimeoutMs}. */
+export const defaultHeadersTimeoutMs = 20_000;
 
 /** Options of {@link createGuardedHttpServer}: the surface's error body, request ids and limits. */
 export interface GuardedHttpServerOptions {
@@ -22,6 +27,22 @@ export interface GuardedHttpServerOptions {
    * as a balancer reuses it is a 502 there.
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * How long a new connection (or a keep-alive connection's next request) may take to send its
+   * request headers (default 20 s, at most `requestTimeoutMs`); then 408 and closed. Real
+   * clients send headers at once: what waits is a socket held open for nothing.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Most open client connections (default 10,000, at most half the process's open-file limit).
+   * Past it the oldest connections that sent nothing yet, then the oldest idle keep-alive ones,
+   * are closed to make room; a new connection is refused only when all have requests in flight.
+   */
+  maxConnections?: number;
+  /** Most open connections from one client address (default 1,000); more are refused at once. */
+  maxConnectionsPerAddress?: number;
+  /** A client that takes none of its waiting answer bytes for this long is disconnected (default 30 s; 0: never). */
+  writeTimeoutMs?: number;
 }
 
 /**
@@ -35,8 +56,11 @@ export interface GuardedHttpServerOptions {
  * Idle connections are kept `keepAliveTimeoutMs` (65 s), longer than load balancers keep theirs.
  * An `Expect` other than `100-continue` is ignored (Node answered an empty 417).
  * The timeouts cover receiving the request only: an answer (a stream) may last longer. A request
- * answered before its body arrived (a 401, a deadline) gets no second answer: its connection is
- * closed when the timeout passes.
+ * answered before its body arrived (a 401, a 413, a deadline) gets no second answer, and its
+ * connection is closed unless the rest of the body arrives within 2 s.
+ * Connections are bounded ({@link guardConnections}): in all and per client address (silent
+ * and idle connections make room first), and a client that stops reading its answer is
+ * disconnected after `writeTimeoutMs`.
  */
 export function createGuardedHttpServer(listener: RequestListener, options: GuardedHttpServerOptions): Server {
   const { requestTimeoutMs } = options;
@@ -51,9 +75,12 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
     }
     // A new request on the connection: the previous one has fully arrived.
     answeredEarly.delete(request.socket);
+    markRequestStarted(request, response);
     if (mayHaveBody(request)) {
       response.once("finish", () => {
-        if (!request.complete) answeredEarly.add(request.socket);
+        if (request.complete) return;
+        answeredEarly.add(request.socket);
+        closeUnlessBodyFollows(request);
       });
     }
     listener(request, response);
@@ -61,7 +88,7 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
-      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      headersTimeout: Math.min(options.headersTimeoutMs ?? defaultHeadersTimeoutMs, requestTimeoutMs),
       // Node checks the timeouts every 30 s by default: a 408 could come up to 30 s late.
       connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(requestTimeoutMs / 4))),
       // Answered below in the surface's error body (Node's own answer has no body and no id).
@@ -70,6 +97,11 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
     serveRequest,
   );
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
+  guardConnections(server, {
+    maxConnections: options.maxConnections ?? defaultConnectionCap(),
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
+    writeTimeoutMs: options.writeTimeoutMs ?? defaultWriteTimeoutMs,
+  });
   // An `Expect` other than 100-continue: served as if absent (RFC 9110 lets a server ignore it), not Node's empty 417.
   server.on("checkExpectation", serveRequest);
   // CONNECT (no tunnels here): answered like any unknown route, not a silently closed socket.
@@ -81,6 +113,48 @@ export function createGuardedHttpServer(listener: RequestListener, options: Guar
     else answers.clientError(error, socket);
   });
   return server;
+}
+
+/**
+ * How long a connection answered before its request's body fully arrived (a 401, a 413, a
+ * deadline) waits for the rest of that body (read and discarded, so the connection can serve
+ * the next request) before it is closed. A real client's body follows at once; a slow client
+ * trickling it held the connection until the request timeout (600 s by default).
+ */
+const earlyAnswerBodyWaitMs = 2_000;
+
+/**
+ * After an answer given before the body arrived: the rest of the body is discarded as it comes
+ * (Node reads it to keep the connection), and the connection is closed if it has not all
+ * arrived within `earlyAnswerBodyWaitMs`. Closing at once instead would reset a connection with
+ * unread bytes (RST): a client still uploading could lose the answer. Only on this early path.
+ */
+function closeUnlessBodyFollows(request: IncomingMessage): void {
+  const socket = request.socket;
+  const timer = setTimeout(() => {
+    if (!request.complete) socket.destroy();
+  }, earlyAnswerBodyWaitMs);
+  timer.unref();
+  request.once("end", () => clearTimeout(timer));
+  socket.once("close", () => clearTimeout(timer));
+  // A body reader that stopped at a limit left the request paused: let the rest flow to nowhere.
+  request.resume();
+}
+
+/**
+ * {@link defaultMaxConnections}, or half the process's open-file limit when that is lower (the
+ * other half for upstream sockets, files and the database). Linux reports the limit in
+ * `/proc/self/limits`; elsewhere the default stands.
+ */
+export function defaultConnectionCap(): number {
+  try {
+    const limits = readFileSync("/proc/self/limits", "utf8");
+    const soft = Number(/^Max open files\s+(\d+)/m.exec(limits)?.[1]);
+    if (Number.isSafeInteger(soft) && soft > 0) return Math.max(1, Math.min(defaultMaxConnections, Math.floor(soft / 2)));
+  } catch {
+    // not Linux
+  }
+  return defaultMaxConnections;
 }
 
 function lacksHost(request: IncomingMessage): boolean {

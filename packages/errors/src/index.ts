@@ -4,10 +4,12 @@ export { GatewayError, ProviderPassthroughError } from "./gateway-error.js";
 export type { GatewayErrorOptions } from "./gateway-error.js";
 export { fromZodError, formatParamPath, isZodError } from "./from-zod-error.js";
 export { fromHttpParserError } from "./from-http-parser-error.js";
-export { createGuardedHttpServer } from "./create-guarded-http-server.js";
+export { createGuardedHttpServer, defaultConnectionCap, defaultHeadersTimeoutMs } from "./create-guarded-http-server.js";
+export { guardConnections, markRequestStarted, defaultMaxConnections, defaultMaxConnectionsPerAddress, defaultWriteTimeoutMs } from "./guard-connections.js";
+export type { ConnectionGuardOptions, ConnectionGuardStatus } from "./guard-connections.js";
 export type { GuardedHttpServerOptions } from "./create-guarded-http-server.js";
 export { normalizeError } from "./normalize-error.js";
-export { parseJsonBody, defaultJsonMaxDepth } from "./parse-json-body.js";
+export { parseJsonBody, defaultJsonMaxDepth, defaultJsonMaxValues, defaultJsonMaxObjectKeys, defaultJsonMaxArrayElements } from "./parse-json-body.js";
 export type { ParseJsonBodyOptions } from "./parse-json-body.js";
 export {
   renderGatewayErrorBody,

@@ -32,7 +32,7 @@ export { runListModels } from "./endpoints/run-list-models.js";
 export type { ListModelsInput } from "./endpoints/run-list-models.js";
 export { createPlaygroundRunner } from "./endpoints/create-playground-runner.js";
 export type { PlaygroundChatInput, PlaygroundResult, PlaygroundRunner } from "./endpoints/create-playground-runner.js";
-export { createMcpCallEndpoint, isMcpServerUsable } from "./endpoints/mcp-call-endpoint.js";
+export { createMcpCallEndpoint, defaultMcpResultLimitBytes, isMcpServerUsable } from "./endpoints/mcp-call-endpoint.js";
 export type { McpCallRequest, McpCallTarget } from "./endpoints/mcp-call-endpoint.js";
 
 // MCP: authentication, served names, the upstream the MCP call endpoint needs

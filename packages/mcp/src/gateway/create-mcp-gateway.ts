@@ -36,6 +36,8 @@ export interface McpGatewaySettings {
   path?: string;
   /** How the gateway's MCP server introduces itself. */
   serverInfo?: { name: string; version: string };
+  /** Largest result of one call relayed to the caller, in bytes of JSON (default 4 MiB, `GATEWAY_MCP_RESULT_LIMIT_BYTES`); larger: a JSON-RPC error. */
+  maxResultBytes?: number;
   /** Told about upstream servers left out of a list, requests the endpoint failed to serve (500) and other background failures (never secrets). */
   onError?: (message: string, error: unknown, requestId?: string) => void;
   /**
@@ -98,7 +100,7 @@ interface ServingRequest {
 export function createMcpGateway(settings: McpGatewaySettings): McpGateway {
   const path = settings.path ?? "/mcp";
   const allowedOrigins = new Set((settings.allowedOrigins ?? []).map((origin) => origin.replace(/\/$/, "")));
-  const endpoint = createMcpCallEndpoint({ upstream: settings.upstream });
+  const endpoint = createMcpCallEndpoint({ upstream: settings.upstream, ...(settings.maxResultBytes === undefined ? {} : { maxResultBytes: settings.maxResultBytes }) });
   const serverInfo = settings.serverInfo ?? { name: "ai-gateway", version: "0.1.0" };
   const report = settings.onError ?? (() => undefined);
   const reportClientError = settings.onClientError ?? (() => undefined);

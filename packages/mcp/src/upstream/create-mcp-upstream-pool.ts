@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { McpGrantRefresher } from "../grants/create-mcp-grant-refresher.js";
 import { guardUpstreamFetch } from "./guard-upstream-fetch.js";
+import { limitUpstreamResponse } from "./limit-upstream-response.js";
 import { mapUpstreamError } from "./map-upstream-error.js";
 
 /** What an MCP server offers, as it listed it. */
@@ -41,6 +42,8 @@ export interface McpUpstreamPoolSettings {
    * (`defaultOutboundFetch`: every connection checked on its resolved address, no redirects).
    */
   fetch?: typeof fetch;
+  /** Most bytes of one upstream answer read (default: unbounded); past it the exchange fails with `upstream_error`. */
+  maxResponseBytes?: number;
   clock?: () => number;
 }
 
@@ -81,7 +84,8 @@ export function createMcpUpstreamPool(settings: McpUpstreamPoolSettings): McpUps
   const clock = settings.clock ?? Date.now;
   const connections = new Map<string, Connection>();
   const catalogs = new Map<string, { key: string; expiresAt: number; value: Promise<McpServerCatalog> }>();
-  const upstreamFetch = guardUpstreamFetch(settings.fetch ?? defaultOutboundFetch());
+  const baseFetch = settings.fetch ?? defaultOutboundFetch();
+  const upstreamFetch = guardUpstreamFetch(settings.maxResponseBytes === undefined ? baseFetch : limitUpstreamResponse(baseFetch, settings.maxResponseBytes));
   const clientInfo = settings.clientInfo ?? { name: "ai-gateway", version: "0.1.0" };
 
   const dropConnection = (connection: Connection) => {

@@ -4,6 +4,7 @@ import { type McpCapabilityKind, evaluateMcpAccess, mcpAccessDeniedError } from 
 import { z } from "zod";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { guardMcpOutput } from "../mcp/guard-mcp-output.js";
+import { jsonSizeExceeds } from "../mcp/json-size-exceeds.js";
 import { parseServedMcpName, parseServedMcpResourceUri } from "../mcp/mcp-server-directory.js";
 import type { McpListedNames, McpUpstream } from "../mcp/mcp-upstream.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
@@ -31,6 +32,14 @@ export interface McpCallTarget extends CallTarget {
   /** The tool's or prompt's name, or the resource's URI, as the server knows it. */
   upstreamModel: string;
 }
+
+/**
+ * Default largest result of one MCP call the gateway relays (`GATEWAY_MCP_RESULT_LIMIT_BYTES`):
+ * 4 MiB of JSON text. The answer is written whole to the caller; a caller that reads slowly
+ * holds it in memory meanwhile, so it is bounded. Tool results that large are rare (a model's
+ * context is smaller); a larger result is refused with a JSON-RPC error naming the limit.
+ */
+export const defaultMcpResultLimitBytes = 4 * 1024 * 1024;
 
 const mcpCallRequestSchema = z.object({
   kind: z.enum(["tool", "prompt", "resource"]),
@@ -116,9 +125,12 @@ async function assertListed(upstream: McpUpstream, target: McpCallTarget, served
  * call costs nothing, so it reserves nothing), one upstream call bounded by the upstream's own
  * timeout, output guardrails over the result's texts, and one usage event (`endpoint: "mcp"`,
  * `provider` the server, `model` the tool; arguments and result captured only when the project
- * captures content). Errors are thrown (`throwErrors`): the MCP layer answers them in JSON-RPC.
+ * captures content). A result longer than `maxResultBytes` of JSON text (default
+ * {@link defaultMcpResultLimitBytes}) is refused: `upstream_error` (502) naming the limit.
+ * Errors are thrown (`throwErrors`): the MCP layer answers them in JSON-RPC.
  */
-export function createMcpCallEndpoint(options: { upstream: McpUpstream }): InferenceEndpoint<McpCallRequest, McpCallTarget> {
+export function createMcpCallEndpoint(options: { upstream: McpUpstream; maxResultBytes?: number }): InferenceEndpoint<McpCallRequest, McpCallTarget> {
+  const maxResultBytes = options.maxResultBytes ?? defaultMcpResultLimitBytes;
   return {
     name: "mcp",
     errorFormat: "gateway",
@@ -146,6 +158,12 @@ export function createMcpCallEndpoint(options: { upstream: McpUpstream }): Infer
         deadline: context.deadline,
         requestId: context.requestId,
       });
+      if (jsonSizeExceeds(result, maxResultBytes)) {
+        throw new GatewayError("upstream_error", {
+          message: `The MCP server '${target.server.name}' returned a result larger than the gateway relays (${maxResultBytes} bytes of JSON; GATEWAY_MCP_RESULT_LIMIT_BYTES).`,
+          details: { server: target.server.name, limit_bytes: maxResultBytes },
+        });
+      }
       return { kind: "json", status: 200, body: result, usage: null };
     },
     guardOutput: (body, guardrails) => guardMcpOutput({ guardrails, body }),
