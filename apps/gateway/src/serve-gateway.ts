@@ -22,8 +22,7 @@ import {
   writeStoredResponse,
   openUsageWriterThread,
   resolveDatabaseUrl,
-  listAdmittedTokenBuckets,
-  sumRecordedBudgetSpend,
+  createRecordedUsageLoaders,
   timeOrderedId,
   writeUsageBatch,
 } from "@gateway/db/data-plane";
@@ -36,7 +35,6 @@ import {
   combineCallObservers,
   openUsageJournal,
 } from "@gateway/pipeline";
-import { recordedSpendQuery } from "@gateway/budget";
 import { type GatewayLogger, type GatewayRuntime, createGatewayRuntime } from "./create-gateway-runtime.js";
 import { closeGatewayServer, createGatewayServer } from "./create-gateway-server.js";
 import type { GatewaySettings } from "./gateway-settings.js";
@@ -122,6 +120,7 @@ export async function serveGateway<D extends ServableDatabase>(
       readiness,
     });
     const observer = combineCallObservers([metrics?.observer, annotations?.observer]);
+    const recordedUsage = createRecordedUsageLoaders(database);
     const runtime = await createGatewayRuntime({
       hooks: [operations],
       ...(observer === undefined ? {} : { observer }),
@@ -155,17 +154,9 @@ export async function serveGateway<D extends ServableDatabase>(
         storeRefreshed: (input) => storeRefreshedMcpServerTokens(database, input, { secretBox }),
         markFailed: (input) => markMcpServerAuthorizationFailed(database, input),
       },
-      // A missing budget counter is seeded from the recorded usage of its period (off the hot path: once per counter).
-      recordedSpend: async (budget, window) => {
-        if (budget.organizationId === undefined) throw new Error(`Budget ${budget.id} has no organization.`);
-        const totals = await sumRecordedBudgetSpend(database, { organizationId: budget.organizationId, budgets: [recordedSpendQuery(budget, window)] });
-        return totals.get(budget.id) ?? 0;
-      },
-      // A missing token window of an hour or more is rebuilt from the recorded usage of its admitted calls.
-      recordedTokens: async (rule, fromMs) => {
-        if (rule.organizationId === undefined) throw new Error(`Rate limit ${rule.id} has no organization.`);
-        return listAdmittedTokenBuckets(database, { organizationId: rule.organizationId, scope: rule.scope, scopeId: rule.scopeId, from: new Date(fromMs) });
-      },
+      // A missing budget counter (or token window of an hour or more) is rebuilt from the recorded usage (off the hot path: once per counter).
+      recordedSpend: recordedUsage.loadRecordedSpend,
+      recordedTokens: recordedUsage.loadRecordedTokens,
       // Stored Responses: one primary-key read per `previous_response_id`, one write before the answer's last byte.
       responseStore: {
         get: (key) => readStoredResponse(database, key),

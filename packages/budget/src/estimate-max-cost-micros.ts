@@ -1,4 +1,5 @@
-import { checkedPrice, checkedTokens, scaledCostMicros, scalePrice } from "./compute-cost-micros.js";
+import { boundCallCostMicros } from "./bound-call-cost-micros.js";
+import { checkedTokens } from "./compute-cost-micros.js";
 import type { ModelPrice } from "@gateway/contracts";
 
 /** Output bound used when neither the request, the price nor the context window gives one. */
@@ -41,16 +42,6 @@ export function resolveMaxOutputTokens(input: Omit<EstimateMaxCostInput, "price"
  * and the output at {@link resolveMaxOutputTokens} tokens. Rounded up.
  */
 export function estimateMaxCostMicros(input: EstimateMaxCostInput): number {
-  const price = input.price;
-  const inputPrice = checkedPrice(price.input, "input");
-  const highestInputPrice = Math.max(
-    inputPrice,
-    price.cacheRead === undefined ? 0 : checkedPrice(price.cacheRead, "cacheRead"),
-    price.cacheWrite === undefined ? 0 : checkedPrice(price.cacheWrite, "cacheWrite"),
-  );
-  const inputTokens = checkedTokens(input.inputTokens, "inputTokens");
-  const outputTokens = resolveMaxOutputTokens(input);
-  return scaledCostMicros(
-    inputTokens * scalePrice(highestInputPrice) + outputTokens * scalePrice(checkedPrice(price.output, "output")),
-  );
+  // With the output fixed at its resolved bound, the call bound prices input and output alike.
+  return boundCallCostMicros({ inputTokens: checkedTokens(input.inputTokens, "inputTokens"), maxOutputTokens: resolveMaxOutputTokens(input), price: input.price })!;
 }

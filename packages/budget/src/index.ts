@@ -54,5 +54,3 @@ export { imageTokenBound } from "./image-token-bound.js";
 export type { ImageTokenBoundInput } from "./image-token-bound.js";
 export { readImageSize } from "./read-image-size.js";
 export type { ImageSize } from "./read-image-size.js";
-export { recordedSpendQuery } from "./recorded-spend-query.js";
-export type { RecordedSpendQuery } from "./recorded-spend-query.js";

@@ -50,5 +50,7 @@ export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteSt
 export { budgetCounterVersion } from "./budget-counter-version.js";
 export { sumRecordedBudgetSpend } from "./sum-recorded-budget-spend.js";
 export type { RecordedSpendBudget, SumRecordedBudgetSpendOptions } from "./sum-recorded-budget-spend.js";
+export { createRecordedUsageLoaders, recordedSpendBudget } from "./recorded-usage-loaders.js";
+export type { RecordedSpendBudgetRule, RecordedSpendWindow, RecordedTokensRule } from "./recorded-usage-loaders.js";
 export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
 export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";

@@ -172,6 +172,8 @@ export type { BudgetRecord, BudgetInput, BudgetSpendResetInput } from "./budgets
 export { budgetCounterVersion } from "./budget-counter-version.js";
 export { sumRecordedBudgetSpend } from "./sum-recorded-budget-spend.js";
 export type { RecordedSpendBudget, SumRecordedBudgetSpendOptions } from "./sum-recorded-budget-spend.js";
+export { createRecordedUsageLoaders, recordedSpendBudget } from "./recorded-usage-loaders.js";
+export type { RecordedSpendBudgetRule, RecordedSpendWindow, RecordedTokensRule } from "./recorded-usage-loaders.js";
 export { sumAdmittedRateLimitUsage } from "./sum-admitted-rate-limit-usage.js";
 export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
 export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";

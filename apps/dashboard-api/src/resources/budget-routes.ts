@@ -1,4 +1,4 @@
-import { periodWindow, recordedSpendQuery } from "@gateway/budget";
+import { periodWindow } from "@gateway/budget";
 import {
   budgetAmountMicrosSchema,
   budgetThresholdsSchema,
@@ -7,6 +7,7 @@ import {
   getBudget,
   listBudgets,
   resetBudgetSpend,
+  recordedSpendBudget,
   sumRecordedBudgetSpend,
   updateBudget,
   type BudgetRecord,
@@ -199,7 +200,7 @@ export function createBudgetRoutes(services: DashboardServices): DashboardRoute[
         // The whole recorded spend of the period (an earlier reset's baseline is not subtracted: the new one replaces it).
         const recorded = await sumRecordedBudgetSpend(services.database, {
           organizationId: existing.organizationId,
-          budgets: [recordedSpendQuery({ ...budgetRuleOf(existing), spendReset: null }, window)],
+          budgets: [recordedSpendBudget({ ...budgetRuleOf(existing), spendReset: null }, window)],
         });
         const row = await resetBudgetSpend(services.database, existing.organizationId, existing.id, {
           periodKey: window.key,

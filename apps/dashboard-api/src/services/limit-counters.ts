@@ -1,12 +1,5 @@
-import {
-  type AdmissionController,
-  type BudgetRule,
-  createAdmissionController,
-  createRedisStore,
-  periodWindow,
-  recordedSpendQuery,
-} from "@gateway/budget";
-import { budgetCounterVersion, listAdmittedTokenBuckets, sumRecordedBudgetSpend, type BudgetRecord, type SqlClient } from "@gateway/db";
+import { type AdmissionController, type BudgetRule, createAdmissionController, createRedisStore, periodWindow } from "@gateway/budget";
+import { budgetCounterVersion, createRecordedUsageLoaders, recordedSpendBudget, sumRecordedBudgetSpend, type BudgetRecord, type SqlClient } from "@gateway/db";
 import type { Redis } from "ioredis";
 
 /**
@@ -32,18 +25,8 @@ export interface LimitCounters {
  */
 export function createRedisLimitCounters(options: { redis: Redis; keyPrefix: string; database: SqlClient }): LimitCounters {
   const store = createRedisStore({ redis: options.redis, keyPrefix: options.keyPrefix });
-  const reader = createAdmissionController({
-    store,
-    loadRecordedSpend: async (budget, window) => {
-      if (budget.organizationId === undefined) throw new Error(`Budget ${budget.id} has no organization.`);
-      const totals = await sumRecordedBudgetSpend(options.database, { organizationId: budget.organizationId, budgets: [recordedSpendQuery(budget, window)] });
-      return totals.get(budget.id) ?? 0;
-    },
-    loadRecordedTokens: async (rule, fromMs) => {
-      if (rule.organizationId === undefined) throw new Error(`Rate limit ${rule.id} has no organization.`);
-      return listAdmittedTokenBuckets(options.database, { organizationId: rule.organizationId, scope: rule.scope, scopeId: rule.scopeId, from: new Date(fromMs) });
-    },
-  });
+  const { loadRecordedSpend, loadRecordedTokens } = createRecordedUsageLoaders(options.database);
+  const reader = createAdmissionController({ store, loadRecordedSpend, loadRecordedTokens });
   return { reader, source: "shared_counters" };
 }
 
@@ -68,6 +51,6 @@ export function budgetRuleOf(record: BudgetRecord): BudgetRule {
 export async function recordedBudgetSpend(database: SqlClient, organizationId: string, budgets: readonly BudgetRecord[], nowMs: number): Promise<Map<string, number>> {
   return sumRecordedBudgetSpend(database, {
     organizationId,
-    budgets: budgets.map((budget) => recordedSpendQuery(budgetRuleOf(budget), periodWindow(budget.period, nowMs))),
+    budgets: budgets.map((budget) => recordedSpendBudget(budgetRuleOf(budget), periodWindow(budget.period, nowMs))),
   });
 }
