@@ -256,14 +256,14 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
 
   it.skipIf(target.skip)("lists enabled delivery targets with decrypted configs and records delivery outcomes", async () => {
     const org = await createOrganization(db, { name: "Targets", slug: `targets-${randomBytes(3).toString("hex")}` });
-    const webhook = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }, { secretBox });
-    await createTelemetryDestination(db, { organizationId: org.id, name: "off", kind: "webhook", config: { url: "http://127.0.0.1:9/off" }, enabled: false }, { secretBox });
-    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { url: "http://127.0.0.1:9/n" }, events: ["budget.threshold"] }, { secretBox });
+    const webhook = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/hook", secret: "s3cret" } }, { secretBox });
+    await createTelemetryDestination(db, { organizationId: org.id, name: "off", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/off", secret: "s3cret" }, enabled: false }, { secretBox });
+    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/n", secret: "s3cret" }, events: ["budget.threshold"] }, { secretBox });
 
     const destinations = await listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id });
-    expect(destinations).toEqual([{ ...webhook, config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }]);
+    expect(destinations).toEqual([{ ...webhook, config: { kind: "webhook", url: "http://127.0.0.1:9/hook", secret: "s3cret" } }]);
     const channels = await listEnabledNotificationChannels(dataPlane, { secretBox, organizationId: org.id });
-    expect(channels).toEqual([{ ...channel, config: { url: "http://127.0.0.1:9/n" } }]);
+    expect(channels).toEqual([{ ...channel, config: { kind: "webhook", url: "http://127.0.0.1:9/n", secret: "s3cret" } }]);
     expect((await listEnabledTelemetryDestinations(dataPlane, { secretBox })).some((entry) => entry.id === webhook.id)).toBe(true);
 
     const at = new Date("2026-11-22T11:12:13.456Z");
