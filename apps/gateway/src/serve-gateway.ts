@@ -28,8 +28,6 @@ import {
 } from "@gateway/db/data-plane";
 import {
   type DeliveryTargets,
-  type NotificationChannelConfig,
-  type TelemetryDestinationConfig,
   type UsageJournal,
   checkReadiness,
   combineCallObservers,
@@ -281,22 +279,18 @@ async function loadDeliveryTargets(database: SqlClient, secretBox: SecretBox): P
     listEnabledNotificationChannels(database, { secretBox }),
   ]);
   return {
-    telemetryDestinations: destinations
-      .filter((destination) => destination.config.kind === "otlp_http" || destination.config.kind === "webhook")
-      .map((destination) => ({
-        id: destination.id,
-        organizationId: destination.organizationId,
-        name: destination.name,
-        config: destination.config as unknown as TelemetryDestinationConfig,
-      })),
-    notificationChannels: channels
-      .filter((channel) => ["webhook", "slack", "email"].includes(String(channel.config.kind)))
-      .map((channel) => ({
-        id: channel.id,
-        organizationId: channel.organizationId,
-        name: channel.name,
-        events: channel.events,
-        config: channel.config as unknown as NotificationChannelConfig,
-      })),
+    telemetryDestinations: destinations.map((destination) => ({
+      id: destination.id,
+      organizationId: destination.organizationId,
+      name: destination.name,
+      config: destination.config,
+    })),
+    notificationChannels: channels.map((channel) => ({
+      id: channel.id,
+      organizationId: channel.organizationId,
+      name: channel.name,
+      events: channel.events,
+      config: channel.config,
+    })),
   };
 }

@@ -326,6 +326,30 @@ describe("traces after real calls", () => {
     expect(collector.spans.every((span) => span.attributes["gateway.organization_id"] === "org_1")).toBe(true);
   });
 
+  it("puts a /v1/responses call's instructions, input items and output items on its span", async () => {
+    const response = await fetch(`${url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${testApiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "openai-mock/openai/gpt-4o-mini", instructions: "Be brief.", input: [{ role: "user", content: [{ type: "input_text", text: "Hello" }] }], store: false }),
+    });
+    expect(response.status).toBe(200);
+    await response.json();
+    const requestId = response.headers.get("x-request-id")!;
+    const findCallSpan = () => collector.spans.find((span) => span.attributes["gateway.request_id"] === requestId && span.kind === 2);
+    await expect.poll(async () => {
+      await runtime.tracing!.flush();
+      return findCallSpan() !== undefined;
+    }, { timeout: 3000 }).toBe(true);
+    const callSpan = findCallSpan()!;
+    expect(JSON.parse(String(callSpan.attributes["gen_ai.input.messages"]))).toEqual([
+      { role: "system", parts: [{ type: "text", content: "Be brief." }] },
+      { role: "user", parts: [{ type: "text", content: "Hello" }] },
+    ]);
+    expect(JSON.parse(String(callSpan.attributes["gen_ai.output.messages"]))).toEqual([
+      { role: "assistant", parts: [{ type: "text", content: "Hello from the OpenAI mock." }], finish_reason: "completed" },
+    ]);
+  });
+
   it("never records a decision's content, even for a project that captures content", async () => {
     const before = collector.spans.length;
     const response = await fetch(`${url}/v1/systemone`, {

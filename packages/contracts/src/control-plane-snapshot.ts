@@ -1,3 +1,5 @@
+import type { ConnectionKind } from "./connection-kind.js";
+import type { McpAuthKind, McpTransport } from "./mcp-server-kinds.js";
 import type { ConnectionTimeouts } from "./connection-timeouts.js";
 import type { ModelEndpoint } from "./model-endpoint.js";
 import type { ModelPrice } from "./model-price.js";
@@ -52,9 +54,6 @@ export interface SnapshotApiKey {
   expiresAt: Date | null;
   createdByUserId: string | null;
 }
-
-/** The kinds of provider connection. */
-export type ConnectionKind = "openai" | "anthropic" | "systemone" | "demo";
 
 /** A provider connection; `credential` is decrypted in memory only. */
 export interface SnapshotConnection {
@@ -155,12 +154,6 @@ export interface SnapshotRateLimit {
   /** When the limit was created: a window rebuilt from recorded usage never counts calls from before it. */
   createdAt?: Date;
 }
-
-/** An MCP server's transport upstream. */
-export type McpTransport = "streamable_http" | "sse";
-
-/** How the gateway authenticates to an MCP server. */
-export type McpAuthKind = "none" | "bearer" | "oauth";
 
 /** An MCP server registered by an organization; its access token is decrypted in memory only. */
 export interface SnapshotMcpServer {

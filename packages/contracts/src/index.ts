@@ -1,8 +1,5 @@
 export type {
-  ConnectionKind,
   ControlPlaneSnapshot,
-  McpAuthKind,
-  McpTransport,
   SnapshotApiKey,
   SnapshotBudget,
   SnapshotConnection,
@@ -20,5 +17,19 @@ export type { ModelEndpoint } from "./model-endpoint.js";
 export { modelEndpointNames } from "./model-endpoint.js";
 export type { ModelPrice } from "./model-price.js";
 export type { NormalizedUsage } from "./token-usage.js";
-export type { UsageEndpoint, UsageEventRecord } from "./usage-event.js";
+export type { UsageEventRecord } from "./usage-event.js";
+export type { ConnectionKind } from "./connection-kind.js";
+export { connectionKindSchema, connectionKinds } from "./connection-kind.js";
+export type { UsageEndpoint } from "./usage-endpoint.js";
+export { usageEndpointSchema, usageEndpoints } from "./usage-endpoint.js";
+export type { McpAuthKind, McpTransport } from "./mcp-server-kinds.js";
+export { mcpAuthKindSchema, mcpAuthKinds, mcpTransportSchema, mcpTransports } from "./mcp-server-kinds.js";
+export type { NotificationChannelConfig, TelemetryDestinationConfig } from "./delivery-configs.js";
+export {
+  notificationChannelConfigSchema,
+  notificationChannelKinds,
+  telemetryDestinationConfigSchema,
+  telemetryDestinationKinds,
+} from "./delivery-configs.js";
+export type { JsonObject } from "./json-object.js";
 export type { StoredResponse } from "./stored-response.js";

@@ -1,14 +1,4 @@
-/** The endpoint a usage event is about. */
-export type UsageEndpoint =
-  | "decisions"
-  | "chat_completions"
-  | "messages"
-  | "count_tokens"
-  | "responses"
-  | "embeddings"
-  | "models"
-  | "playground"
-  | "mcp";
+import type { UsageEndpoint } from "./usage-endpoint.js";
 
 /**
  * One usage event per call, success or error. Produced by the pipeline, written in batches by

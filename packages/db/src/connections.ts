@@ -1,13 +1,11 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { CONNECTION_KINDS } from "./enums.js";
-import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
+import type { ConnectionKind, ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
 import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
 import { connectionCredentialBinding, newBoundRowId } from "./secret-bindings.js";
-
-export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
 /** A provider connection as the dashboard sees it: the credential is never returned, only whether one is set. */
 export interface ConnectionRecord {

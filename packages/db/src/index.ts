@@ -162,7 +162,7 @@ export {
   updateConnection,
   deleteConnection,
 } from "./connections.js";
-export type { ConnectionRecord, ConnectionInput, ConnectionKind } from "./connections.js";
+export type { ConnectionRecord, ConnectionInput } from "./connections.js";
 export { createPolicy, upsertPolicyByScope, listPolicies, getPolicy, updatePolicy, deletePolicy } from "./policies.js";
 export type { PolicyRecord, PolicyInput, PolicyScope } from "./policies.js";
 export { createRoute, upsertRouteByAlias, listRoutes, getRoute, updateRoute, deleteRoute } from "./routes.js";

@@ -1,3 +1,4 @@
+import { type NotificationChannelConfig, notificationChannelConfigSchema } from "@gateway/contracts";
 import type { DatabaseClient } from "./create-database.js";
 import { NOTIFICATION_CHANNEL_KINDS } from "./enums.js";
 import { parseJsonColumn, stringArraySchema } from "./json-values.js";
@@ -22,16 +23,16 @@ export interface NotificationChannelRecord {
   updatedAt: Date;
 }
 
-/** With the decrypted configuration (for the sender and the test action; never render secrets). */
+/** With the decrypted configuration, parsed (for the sender and the test action; never render secrets). */
 export interface NotificationChannelWithConfig extends NotificationChannelRecord {
-  config: Record<string, unknown>;
+  config: NotificationChannelConfig;
 }
 
 export interface NotificationChannelInput {
   organizationId: string;
   name: string;
   kind: string;
-  config: Record<string, unknown>;
+  config: NotificationChannelConfig;
   events?: string[];
   enabled?: boolean;
 }
@@ -42,10 +43,17 @@ const toRecord = ({ configCiphertext: _ciphertext, ...row }: Row): NotificationC
   kind: requireOneOf(NOTIFICATION_CHANNEL_KINDS, row.kind, "kind"),
   events: parseJsonColumn(stringArraySchema, row.events, `notification_channels ${row.id} events`),
 });
+const decryptConfig = (row: Row, secretBox: SecretBox): unknown =>
+  JSON.parse(secretBox.decrypt(row.configCiphertext, notificationChannelConfigBinding(row.organizationId, row.id)));
 const withConfig = (row: Row, secretBox: SecretBox): NotificationChannelWithConfig => ({
   ...toRecord(row),
-  config: JSON.parse(secretBox.decrypt(row.configCiphertext, notificationChannelConfigBinding(row.organizationId, row.id))) as Record<string, unknown>,
+  config: parseJsonColumn(notificationChannelConfigSchema, decryptConfig(row, secretBox), `notification_channels ${row.id} config`),
 });
+/** With its configuration, or null when the stored configuration does not match its schema. */
+const withValidConfig = (row: Row, secretBox: SecretBox): NotificationChannelWithConfig | null => {
+  const parsed = notificationChannelConfigSchema.safeParse(decryptConfig(row, secretBox));
+  return parsed.success ? { ...toRecord(row), config: parsed.data } : null;
+};
 
 export async function createNotificationChannel(db: DatabaseClient, input: NotificationChannelInput, options: { secretBox: SecretBox }): Promise<NotificationChannelRecord> {
   const kind = requireOneOf(NOTIFICATION_CHANNEL_KINDS, input.kind, "kind");
@@ -69,10 +77,10 @@ export async function listNotificationChannelsWithConfig(db: DatabaseClient, org
   return rows.map((row) => withConfig(row, options.secretBox));
 }
 
-/** Enabled destinations of all organizations with decrypted configs (the background sender). */
+/** Enabled destinations of all organizations with decrypted configs (the background sender). One whose stored configuration does not match its schema is left out. */
 export async function listEnabledNotificationChannels(db: SqlClient, options: { secretBox: SecretBox; organizationId?: string }): Promise<NotificationChannelWithConfig[]> {
   const rows = await selectEnabledDeliveryTargets(db, "notification_channels", options.organizationId);
-  return rows.map((row) => withConfig(row as Row, options.secretBox));
+  return rows.map((row) => withValidConfig(row as Row, options.secretBox)).filter((row) => row !== null);
 }
 
 export async function getNotificationChannel(db: DatabaseClient, organizationId: string, id: string): Promise<NotificationChannelRecord | null> {
@@ -94,7 +102,7 @@ export async function updateNotificationChannel(
   db: DatabaseClient,
   organizationId: string,
   id: string,
-  changes: { name?: string; kind?: string; config?: Record<string, unknown>; events?: string[]; enabled?: boolean },
+  changes: { name?: string; kind?: string; config?: NotificationChannelConfig; events?: string[]; enabled?: boolean },
   options: { secretBox: SecretBox },
 ): Promise<NotificationChannelRecord> {
   const data: Record<string, unknown> = {};

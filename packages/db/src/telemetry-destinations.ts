@@ -1,5 +1,7 @@
+import { type TelemetryDestinationConfig, telemetryDestinationConfigSchema } from "@gateway/contracts";
 import type { DatabaseClient } from "./create-database.js";
 import { TELEMETRY_DESTINATION_KINDS } from "./enums.js";
+import { parseJsonColumn } from "./json-values.js";
 import { requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
 import { newBoundRowId, telemetryDestinationConfigBinding } from "./secret-bindings.js";
@@ -19,16 +21,16 @@ export interface TelemetryDestinationRecord {
   updatedAt: Date;
 }
 
-/** With the decrypted configuration (for the sender and the test action; never render secrets). */
+/** With the decrypted configuration, parsed (for the sender and the test action; never render secrets). */
 export interface TelemetryDestinationWithConfig extends TelemetryDestinationRecord {
-  config: Record<string, unknown>;
+  config: TelemetryDestinationConfig;
 }
 
 export interface TelemetryDestinationInput {
   organizationId: string;
   name: string;
   kind: string;
-  config: Record<string, unknown>;
+  config: TelemetryDestinationConfig;
   enabled?: boolean;
 }
 
@@ -37,10 +39,17 @@ const toRecord = ({ configCiphertext: _ciphertext, ...row }: Row): TelemetryDest
   ...row,
   kind: requireOneOf(TELEMETRY_DESTINATION_KINDS, row.kind, "kind"),
 });
+const decryptConfig = (row: Row, secretBox: SecretBox): unknown =>
+  JSON.parse(secretBox.decrypt(row.configCiphertext, telemetryDestinationConfigBinding(row.organizationId, row.id)));
 const withConfig = (row: Row, secretBox: SecretBox): TelemetryDestinationWithConfig => ({
   ...toRecord(row),
-  config: JSON.parse(secretBox.decrypt(row.configCiphertext, telemetryDestinationConfigBinding(row.organizationId, row.id))) as Record<string, unknown>,
+  config: parseJsonColumn(telemetryDestinationConfigSchema, decryptConfig(row, secretBox), `telemetry_destinations ${row.id} config`),
 });
+/** With its configuration, or null when the stored configuration does not match its schema. */
+const withValidConfig = (row: Row, secretBox: SecretBox): TelemetryDestinationWithConfig | null => {
+  const parsed = telemetryDestinationConfigSchema.safeParse(decryptConfig(row, secretBox));
+  return parsed.success ? { ...toRecord(row), config: parsed.data } : null;
+};
 
 export async function createTelemetryDestination(db: DatabaseClient, input: TelemetryDestinationInput, options: { secretBox: SecretBox }): Promise<TelemetryDestinationRecord> {
   const kind = requireOneOf(TELEMETRY_DESTINATION_KINDS, input.kind, "kind");
@@ -64,10 +73,10 @@ export async function listTelemetryDestinationsWithConfig(db: DatabaseClient, or
   return rows.map((row) => withConfig(row, options.secretBox));
 }
 
-/** Enabled destinations of all organizations with decrypted configs (the background sender). */
+/** Enabled destinations of all organizations with decrypted configs (the background sender). One whose stored configuration does not match its schema is left out. */
 export async function listEnabledTelemetryDestinations(db: SqlClient, options: { secretBox: SecretBox; organizationId?: string }): Promise<TelemetryDestinationWithConfig[]> {
   const rows = await selectEnabledDeliveryTargets(db, "telemetry_destinations", options.organizationId);
-  return rows.map((row) => withConfig(row as Row, options.secretBox));
+  return rows.map((row) => withValidConfig(row as Row, options.secretBox)).filter((row) => row !== null);
 }
 
 export async function getTelemetryDestination(db: DatabaseClient, organizationId: string, id: string): Promise<TelemetryDestinationRecord | null> {
@@ -89,7 +98,7 @@ export async function updateTelemetryDestination(
   db: DatabaseClient,
   organizationId: string,
   id: string,
-  changes: { name?: string; kind?: string; config?: Record<string, unknown>; enabled?: boolean },
+  changes: { name?: string; kind?: string; config?: TelemetryDestinationConfig; enabled?: boolean },
   options: { secretBox: SecretBox },
 ): Promise<TelemetryDestinationRecord> {
   const data: Record<string, unknown> = {};

@@ -283,11 +283,11 @@ describe.each(databaseTargets)("dashboard repositories on $provider", (target) =
 
   it.skipIf(target.skip)("lists destinations with their decrypted configuration, oldest first", async () => {
     const org = await organization();
-    await createTelemetryDestination(db, { organizationId: org.id, name: "b", kind: "webhook", config: { url: "https://b", secret: "s" } }, { secretBox });
-    await createTelemetryDestination(db, { organizationId: org.id, name: "a", kind: "otlp_http", config: { endpoint: "https://a" } }, { secretBox });
+    await createTelemetryDestination(db, { organizationId: org.id, name: "b", kind: "webhook", config: { kind: "webhook", url: "https://b", secret: "s" } }, { secretBox });
+    await createTelemetryDestination(db, { organizationId: org.id, name: "a", kind: "otlp_http", config: { kind: "otlp_http", endpoint: "https://a" } }, { secretBox });
     expect((await listTelemetryDestinationsWithConfig(db, org.id, { secretBox })).map((entry) => [entry.name, entry.config])).toEqual([
-      ["b", { url: "https://b", secret: "s" }],
-      ["a", { endpoint: "https://a" }],
+      ["b", { kind: "webhook", url: "https://b", secret: "s" }],
+      ["a", { kind: "otlp_http", endpoint: "https://a" }],
     ]);
   });
 });

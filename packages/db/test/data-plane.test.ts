@@ -256,14 +256,14 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
 
   it.skipIf(target.skip)("lists enabled delivery targets with decrypted configs and records delivery outcomes", async () => {
     const org = await createOrganization(db, { name: "Targets", slug: `targets-${randomBytes(3).toString("hex")}` });
-    const webhook = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }, { secretBox });
-    await createTelemetryDestination(db, { organizationId: org.id, name: "off", kind: "webhook", config: { url: "http://127.0.0.1:9/off" }, enabled: false }, { secretBox });
-    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { url: "http://127.0.0.1:9/n" }, events: ["budget.threshold"] }, { secretBox });
+    const webhook = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/hook", secret: "s3cret" } }, { secretBox });
+    await createTelemetryDestination(db, { organizationId: org.id, name: "off", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/off", secret: "s3cret" }, enabled: false }, { secretBox });
+    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/n", secret: "s3cret" }, events: ["budget.threshold"] }, { secretBox });
 
     const destinations = await listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id });
-    expect(destinations).toEqual([{ ...webhook, config: { url: "http://127.0.0.1:9/hook", secret: "s3cret" } }]);
+    expect(destinations).toEqual([{ ...webhook, config: { kind: "webhook", url: "http://127.0.0.1:9/hook", secret: "s3cret" } }]);
     const channels = await listEnabledNotificationChannels(dataPlane, { secretBox, organizationId: org.id });
-    expect(channels).toEqual([{ ...channel, config: { url: "http://127.0.0.1:9/n" } }]);
+    expect(channels).toEqual([{ ...channel, config: { kind: "webhook", url: "http://127.0.0.1:9/n", secret: "s3cret" } }]);
     expect((await listEnabledTelemetryDestinations(dataPlane, { secretBox })).some((entry) => entry.id === webhook.id)).toBe(true);
 
     const at = new Date("2026-11-22T11:12:13.456Z");
@@ -274,6 +274,16 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     const [listed] = await inOtherTimeZone(() => listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id }));
     expect(listed).toMatchObject({ lastDeliveryOk: false, lastDeliveryAt: at });
   });
+  it.skipIf(target.skip)("leaves a delivery target whose stored configuration does not match its schema out of the sender's list", async () => {
+    const org = await createOrganization(db, { name: "Bad targets", slug: `bad-targets-${randomBytes(3).toString("hex")}` });
+    // Written past the typed input (as a hand-written row or an older release could have): a webhook without its secret.
+    await createTelemetryDestination(db, { organizationId: org.id, name: "no-secret", kind: "webhook", config: { kind: "webhook", url: "http://127.0.0.1:9/hook" } as never }, { secretBox });
+    const good = await createTelemetryDestination(db, { organizationId: org.id, name: "good", kind: "otlp_http", config: { kind: "otlp_http", endpoint: "http://127.0.0.1:9/v1/traces" } }, { secretBox });
+    await createNotificationChannel(db, { organizationId: org.id, name: "no-recipients", kind: "email", config: { kind: "email" } as never }, { secretBox });
+    expect((await listEnabledTelemetryDestinations(dataPlane, { secretBox, organizationId: org.id })).map((entry) => entry.id)).toEqual([good.id]);
+    expect(await listEnabledNotificationChannels(dataPlane, { secretBox, organizationId: org.id })).toEqual([]);
+  });
+
   it.skipIf(target.skip)("serves MCP servers and issued MCP tokens in the snapshot; their changes move the version (not last_used_at)", async () => {
     const org = await createOrganization(db, { name: "Mcp", slug: `mcp-${randomBytes(3).toString("hex")}` });
     const project = await createProject(db, { organizationId: org.id, name: "p" });

@@ -213,11 +213,11 @@ describe.each(databaseTargets)("repositories on $provider", (target) => {
 
   it.skipIf(target.skip)("binds telemetry destination and notification channel configs to their row", async () => {
     const org = await organization();
-    const destination = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { url: "https://a.example", secret: "whsec-a" } }, { secretBox });
-    const other = await createTelemetryDestination(db, { organizationId: org.id, name: "other", kind: "webhook", config: { url: "https://b.example" } }, { secretBox });
-    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { url: "https://c.example", secret: "whsec-c" } }, { secretBox });
-    expect((await getTelemetryDestinationWithConfig(db, org.id, destination.id, { secretBox }))?.config).toEqual({ url: "https://a.example", secret: "whsec-a" });
-    expect((await getNotificationChannelWithConfig(db, org.id, channel.id, { secretBox }))?.config).toEqual({ url: "https://c.example", secret: "whsec-c" });
+    const destination = await createTelemetryDestination(db, { organizationId: org.id, name: "hook", kind: "webhook", config: { kind: "webhook", url: "https://a.example", secret: "whsec-a" } }, { secretBox });
+    const other = await createTelemetryDestination(db, { organizationId: org.id, name: "other", kind: "webhook", config: { kind: "webhook", url: "https://b.example", secret: "whsec-b" } }, { secretBox });
+    const channel = await createNotificationChannel(db, { organizationId: org.id, name: "ops", kind: "webhook", config: { kind: "webhook", url: "https://c.example", secret: "whsec-c" } }, { secretBox });
+    expect((await getTelemetryDestinationWithConfig(db, org.id, destination.id, { secretBox }))?.config).toEqual({ kind: "webhook", url: "https://a.example", secret: "whsec-a" });
+    expect((await getNotificationChannelWithConfig(db, org.id, channel.id, { secretBox }))?.config).toEqual({ kind: "webhook", url: "https://c.example", secret: "whsec-c" });
     const { configCiphertext } = await db.prisma.telemetryDestination.findUniqueOrThrow({ where: { id: destination.id } });
     expect(configCiphertext).toMatch(/^v2\.test\./);
     await db.prisma.telemetryDestination.update({ where: { id: other.id }, data: { configCiphertext } });

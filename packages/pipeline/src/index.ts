@@ -87,8 +87,8 @@ export { notifyAdmissionRefusals } from "./runtime/notify-admission-refusals.js"
 export { createDeliveryDispatcher } from "./delivery/create-delivery-dispatcher.js";
 export type { DeliveryDispatcher, DeliveryReport, DeliveryTargets } from "./delivery/create-delivery-dispatcher.js";
 export { deliverNotification } from "./delivery/deliver-notification.js";
-export type { NotificationChannelConfig, NotificationEvent } from "./delivery/deliver-notification.js";
-export type { TelemetryDestinationConfig } from "./delivery/deliver-telemetry.js";
+export { deliverTelemetry } from "./delivery/deliver-telemetry.js";
+export type { NotificationEvent } from "./delivery/deliver-notification.js";
 export { createBudgetThresholdEvent } from "./delivery/limit-notification-events.js";
 export { createMcpAuthorizationFailedEvent } from "./delivery/mcp-notification-events.js";
 export { buildOtlpTraceRequest, createTraceId } from "./delivery/build-otlp-trace-request.js";

@@ -2,11 +2,13 @@ import type { LookupFunction } from "node:net";
 import type { ConnectionTimeouts } from "@gateway/contracts";
 import { Pool } from "undici";
 import { GatewayError } from "@gateway/errors";
-import { callerAborted, onCallerAbort } from "./call-abort.js";
+import { callerAborted } from "./call-abort.js";
 import type { ProviderCallContext } from "./provider-adapter.js";
 import { createOutboundConnector } from "./outbound/create-outbound-connector.js";
 import { type OutboundAddressPolicy, outboundAddressPolicyFromEnvironment } from "./outbound/outbound-address-policy.js";
-import { OutboundAddressRefusedError } from "./outbound/outbound-address-refused-error.js";
+import { JsonCallHandler } from "./transport/json-call-handler.js";
+import { cancelledError, timeoutError } from "./transport/map-transport-error.js";
+import { StreamCallHandler } from "./transport/stream-call-handler.js";
 
 /**
  * Settings of {@link createHttpTransport}; every field has a documented default. The timeouts
@@ -189,277 +191,30 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   }
   type Prepared = ReturnType<typeof prepare>;
 
-  /**
-   * Starts a streamed call, through `dispatch` with a handler like JSON calls (no Readable body,
-   * async iterator over it, AbortController or parsed-header object per call): resolves at the
-   * answer's headers with a body that the consumer pulls chunk by chunk. Backpressure: the
-   * upstream socket is paused while more than {@link streamHighWaterBytes} wait unread, resumed
-   * once they are read. One timer bounds the call at any time: until the headers, the request
-   * deadline or the first-byte timeout (whichever is first); then the first-byte timeout until
-   * the first body chunk is read; then the idle timeout, refreshed by every chunk read. A
-   * second timer bounds the whole stream when a maximum duration is set.
-   */
+  /** Hands `handler` to the origin's pool; what `dispatch` itself throws fails the call. */
+  function dispatch(prepared: Prepared, handler: JsonCallHandler | StreamCallHandler): void {
+    const { target, headers, body, method, limits } = prepared;
+    try {
+      poolFor(target.origin, limits.connectMs).dispatch({ path: target.path, method, headers, body }, handler);
+    } catch (error) {
+      handler.dispatchFailed(error);
+    }
+  }
+
+  /** A streamed call (see `requestStream` and {@link StreamCallHandler}). */
   function startStream(prepared: Prepared): Promise<HttpStreamResponse> {
-    const { context, provider, remaining, target, headers, body, method, limits } = prepared;
-    const startedAt = Date.now();
-    const state: { reason: AbortReason | null; limitMs: number } = { reason: null, limitMs: 0 };
-    let abortRequest: ((error: Error) => void) | null = null;
-    let resumeRequest: (() => void) | null = null;
-    let pendingAbort: Error | null = null;
-    // The answer's headers: settled once (resolved with the response, or rejected).
-    let answered: { resolve(response: HttpStreamResponse): void; reject(error: unknown): void } | null = null;
-    // The body: chunks received and not read yet, the end, a failure, and a reader waiting.
-    const unread: Buffer[] = [];
-    let unreadBytes = 0;
-    let paused = false;
-    let complete = false;
-    let failure: GatewayError | null = null;
-    let reader: { resolve(result: IteratorResult<Uint8Array>): void; reject(error: unknown): void } | null = null;
-    let readAny = false;
-    let released = false;
-    // The consumer stopped reading (early return or `cancel`).
-    let stopped = false;
-
-    const abortWith = (error: Error) => {
-      if (abortRequest !== null) abortRequest(error);
-      // Still queued for a connection: undici drops it unsent when its turn comes.
-      else pendingAbort ??= error;
-    };
-    const abortFor = (reason: AbortReason, limitMs: number) => {
-      if (state.reason !== null || complete || failure !== null) return;
-      state.reason = reason;
-      state.limitMs = limitMs;
-      const error = reason === "client" ? cancelledError(provider) : timeoutError(reason, provider, limitMs);
-      abortWith(error);
-      // Before a connection was given, undici calls no handler method: fail the call here.
-      if (abortRequest === null) fail(error);
-    };
-    const unsubscribe = onCallerAbort(context, () => abortFor("client", 0));
-    const beforeHeaders: [AbortReason, number] = remaining < limits.firstByteMs ? ["deadline", remaining] : ["first-byte", limits.firstByteMs];
-    let timer = setTimeout(() => abortFor(beforeHeaders[0], limits.firstByteMs), beforeHeaders[1]);
-    const durationTimer = limits.maxDurationMs > 0 ? setTimeout(() => abortFor("duration", limits.maxDurationMs), limits.maxDurationMs) : undefined;
-    const release = () => {
-      if (released) return;
-      released = true;
-      clearTimeout(timer);
-      clearTimeout(durationTimer);
-      unsubscribe();
-    };
-    const fail = (error: unknown) => {
-      if (complete || failure !== null || stopped) return;
-      failure = mapTransportError(error, state, provider);
-      release();
-      if (answered !== null) {
-        const waiting = answered;
-        answered = null;
-        waiting.reject(failure);
-      }
-      if (reader !== null) {
-        const waiting = reader;
-        reader = null;
-        waiting.reject(failure);
-      }
-    };
-
-    /** The next unread chunk (the timers and backpressure follow what is read). */
-    const take = (): Buffer => {
-      const chunk = unread.shift()!;
-      unreadBytes -= chunk.length;
-      if (paused && unreadBytes <= streamLowWaterBytes) {
-        paused = false;
-        resumeRequest?.();
-      }
-      // Once released (the answer is complete), no timer may start again: it would hold the call for its duration.
-      if (released) return chunk;
-      if (!readAny) {
-        readAny = true;
-        // The first body bytes: from now on, silence is bounded by the idle timeout.
-        clearTimeout(timer);
-        timer = setTimeout(() => abortFor("idle", limits.idleMs), limits.idleMs);
-      } else timer.refresh();
-      return chunk;
-    };
-    const stop = () => {
-      if (stopped) return;
-      stopped = true;
-      // Early exit (consumer stopped): abort so the socket is closed, not left half-read.
-      if (!complete && failure === null) {
-        state.reason ??= "client";
-        abortWith(cancelledError(provider));
-      }
-      unread.length = 0;
-      unreadBytes = 0;
-      release();
-    };
-
-    const chunks: AsyncIterableIterator<Uint8Array> = {
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      next() {
-        if (stopped) return Promise.resolve({ done: true, value: undefined });
-        if (unread.length > 0) return Promise.resolve({ done: false, value: take() });
-        if (failure !== null) return Promise.reject(failure);
-        if (complete) return Promise.resolve({ done: true, value: undefined });
-        return new Promise<IteratorResult<Uint8Array>>((resolve, reject) => {
-          reader = { resolve, reject };
-        });
-      },
-      return() {
-        stop();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
-
-    const handler = {
-      onConnect(abortDispatch: (error: Error) => void) {
-        if (pendingAbort !== null) abortDispatch(pendingAbort);
-        else abortRequest = abortDispatch;
-      },
-      onHeaders(statusCode: number, rawHeaders: (Buffer | string)[], resume: () => void) {
-        if (statusCode < 200) return true; // 1xx: informational, the answer follows
-        resumeRequest = resume;
-        // Headers arrived: the request deadline no longer applies, the first-byte timeout still does.
-        clearTimeout(timer);
-        const left = Math.max(0, startedAt + limits.firstByteMs - Date.now());
-        timer = setTimeout(() => abortFor("first-byte", limits.firstByteMs), left);
-        const waiting = answered;
-        answered = null;
-        waiting?.resolve({
-          status: statusCode,
-          headers: parseRawHeaders(rawHeaders),
-          body: chunks,
-          async readJson() {
-            const parts: Buffer[] = [];
-            for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) parts.push(next.value as Buffer);
-            const text = Buffer.concat(parts).toString("utf8");
-            return { body: parseJson(text), text };
-          },
-          cancel() {
-            stop();
-          },
-        });
-        return true;
-      },
-      onData(chunk: Buffer) {
-        if (failure !== null || stopped) return false;
-        unread.push(chunk);
-        unreadBytes += chunk.length;
-        if (reader !== null) {
-          const waiting = reader;
-          reader = null;
-          waiting.resolve({ done: false, value: take() });
-          return true;
-        }
-        if (unreadBytes > streamHighWaterBytes) {
-          paused = true;
-          return false;
-        }
-        return true;
-      },
-      onComplete() {
-        if (failure !== null) return;
-        // The whole answer is here: no limit can apply any more, and the caller's abort has nothing to close.
-        complete = true;
-        release();
-        if (reader !== null) {
-          const waiting = reader;
-          reader = null;
-          waiting.resolve({ done: true, value: undefined });
-        }
-      },
-      onError(error: Error) {
-        fail(error);
-      },
-    };
+    const { context, provider, remaining, limits } = prepared;
     return new Promise<HttpStreamResponse>((resolve, reject) => {
-      answered = { resolve, reject };
-      try {
-        poolFor(target.origin, limits.connectMs).dispatch({ path: target.path, method, headers, body }, handler);
-      } catch (error) {
-        fail(error);
-      }
+      dispatch(prepared, new StreamCallHandler({ context, provider, limits, remainingMs: remaining, resolve, reject }));
     });
   }
 
-  /** A JSON call (see `requestJson`). */
+  /** A JSON call (see `requestJson` and {@link JsonCallHandler}), bounded by the request deadline or the total timeout, whichever comes first. */
   function sendJson(prepared: Prepared): Promise<HttpJsonResponse> {
-    const { context, provider, remaining, target, headers, body, method, limits } = prepared;
-    // The request deadline or the call's total timeout, whichever comes first.
-    const [timeoutReason, timeoutMs]: [AbortReason, number] = remaining <= limits.totalMs ? ["deadline", remaining] : ["total", limits.totalMs];
+    const { context, provider, remaining, limits } = prepared;
+    const timeout = remaining <= limits.totalMs ? { reason: "deadline" as const, ms: remaining } : { reason: "total" as const, ms: limits.totalMs };
     return new Promise<HttpJsonResponse>((resolve, reject) => {
-      const state: { reason: AbortReason | null; limitMs: number } = { reason: null, limitMs: timeoutMs };
-      let abortRequest: ((error: Error) => void) | null = null;
-      let pendingAbort: Error | null = null;
-      let settled = false;
-      let status = 0;
-      let responseHeaders: Record<string, string> = {};
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const abort = (error: Error) => {
-        if (abortRequest !== null) {
-          abortRequest(error);
-          return;
-        }
-        // Still queued for a connection: fail now; undici drops it unsent when its turn comes.
-        pendingAbort ??= error;
-        settle(() => reject(error));
-      };
-      const unsubscribe = onCallerAbort(context, () => {
-        state.reason ??= "client";
-        abort(cancelledError(provider));
-      });
-      const timer = setTimeout(() => {
-        state.reason ??= timeoutReason;
-        abort(timeoutError(timeoutReason, provider, timeoutMs));
-      }, timeoutMs);
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        unsubscribe();
-        outcome();
-      };
-      const handler = {
-        onConnect(abortDispatch: (error: Error) => void) {
-          if (pendingAbort !== null) abortDispatch(pendingAbort);
-          else abortRequest = abortDispatch;
-        },
-        onHeaders(statusCode: number, rawHeaders: (Buffer | string)[]) {
-          if (statusCode < 200) return true; // 1xx: informational, the answer follows
-          status = statusCode;
-          responseHeaders = parseRawHeaders(rawHeaders);
-          return true;
-        },
-        onData(chunk: Buffer) {
-          size += chunk.length;
-          if (size > settings.maxJsonBodyBytes) {
-            abort(
-              new GatewayError("upstream_error", {
-                message: `The answer of '${provider}' is larger than the gateway accepts.`,
-                retryable: false, details: { provider },
-              }),
-            );
-            return false;
-          }
-          chunks.push(chunk);
-          return true;
-        },
-        onComplete() {
-          settle(() => {
-            const text = Buffer.concat(chunks, size).toString("utf8");
-            resolve({ status, headers: responseHeaders, body: parseJson(text), text });
-          });
-        },
-        onError(error: Error) {
-          settle(() => reject(mapTransportError(error, state, provider)));
-        },
-      };
-      try {
-        poolFor(target.origin, limits.connectMs).dispatch({ path: target.path, method, headers, body }, handler);
-      } catch (error) {
-        settle(() => reject(mapTransportError(error, state, provider)));
-      }
+      dispatch(prepared, new JsonCallHandler({ context, provider, timeout, maxBodyBytes: settings.maxJsonBodyBytes, resolve, reject }));
     });
   }
 
@@ -475,9 +230,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   }
 
   return {
-    // Both through `dispatch` with a handler rather than `request()`: no Readable body, async
-    // iterator or AbortController per call (about 13 us of CPU per JSON call in a micro-benchmark
-    // against the mock provider), the same timeouts, abort and error mapping.
+    // Both through `dispatch` with a handler on undici's controller API rather than `request()`:
+    // no Readable body, async iterator or AbortController per call (about 13 us of CPU per JSON
+    // call in a micro-benchmark against the mock provider), the same timeouts, abort and errors.
     requestJson(request) {
       return withPrepared(request, sendJson);
     },
@@ -492,128 +247,6 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       await Promise.all(all.map((pool) => pool.close()));
     },
   };
-}
-
-/** Unread stream bytes above which the upstream socket is paused (as a Readable's default buffer). */
-const streamHighWaterBytes = 64 * 1024;
-/** Unread stream bytes at or below which a paused upstream socket is resumed. */
-const streamLowWaterBytes = 16 * 1024;
-
-const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
-const resetCodes = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "ECONNABORTED", "UND_ERR_RES_CONTENT_LENGTH_MISMATCH"]);
-const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
-
-/** Why the transport aborted a call itself: the caller left, or one of its limits passed. */
-type AbortReason = "client" | "deadline" | "total" | "first-byte" | "idle" | "duration";
-
-/**
- * Maps a network-level failure to a GatewayError. `abort.reason` says whether the gateway
- * aborted the request itself (the caller left, or a limit of `abort.limitMs` passed).
- */
-function mapTransportError(error: unknown, abort: { reason: AbortReason | null; limitMs: number }, provider: string): GatewayError {
-  if (GatewayError.isInstance(error)) return error;
-  const refused = OutboundAddressRefusedError.find(error);
-  if (refused !== null) {
-    return new GatewayError("upstream_error", {
-      message: `The connection '${provider}' is refused by the outbound address policy: ${refused.reason}`,
-      retryable: false,
-      details: { provider, rule: `outbound_address_${refused.refusal.rule}`, address_kind: refused.refusal.category },
-      cause: refused,
-    });
-  }
-  if (abort.reason === "client") return cancelledError(provider, error);
-  if (abort.reason !== null) return timeoutError(abort.reason, provider, abort.limitMs, error);
-  const code = errorCode(error);
-  if (code !== undefined && timeoutCodes.has(code)) {
-    return new GatewayError("upstream_timeout", {
-      message: `The provider '${provider}' did not answer in time.`,
-      retryable: true, details: { provider },
-      cause: error,
-    });
-  }
-  if (code !== undefined && unreachableCodes.has(code)) {
-    return new GatewayError("service_unavailable", {
-      message: `Could not connect to the provider '${provider}'.`,
-      retryable: true, details: { provider },
-      cause: error,
-    });
-  }
-  if (code !== undefined && resetCodes.has(code)) {
-    return new GatewayError("upstream_error", {
-      message: `The connection to the provider '${provider}' was closed unexpectedly.`,
-      retryable: true, details: { provider },
-      cause: error,
-    });
-  }
-  return new GatewayError("upstream_error", {
-    message: `The request to the provider '${provider}' failed.`,
-    retryable: true, details: { provider },
-    cause: error,
-  });
-}
-
-function cancelledError(provider: string, cause?: unknown): GatewayError {
-  return new GatewayError("client_cancelled", { retryable: false, details: { provider }, cause });
-}
-
-/**
- * 504 `upstream_timeout` for a limit that passed. Retryable (another attempt or target may
- * answer in time) unless the request deadline itself passed or the stream had already started
- * flowing to the caller (idle, duration).
- */
-function timeoutError(reason: Exclude<AbortReason, "client">, provider: string, limitMs: number, cause?: unknown): GatewayError {
-  const messages: Record<typeof reason, string> = {
-    deadline: `The provider '${provider}' did not answer before the request deadline.`,
-    total: `The provider '${provider}' did not answer within ${limitMs} ms.`,
-    "first-byte": `The provider '${provider}' did not start streaming within ${limitMs} ms.`,
-    idle: `The provider '${provider}' stream went silent for ${limitMs} ms.`,
-    duration: `The provider '${provider}' stream exceeded its maximum duration of ${limitMs} ms.`,
-  };
-  return new GatewayError("upstream_timeout", {
-    message: messages[reason],
-    retryable: reason === "total" || reason === "first-byte",
-    details: { provider },
-    cause,
-  });
-}
-
-function errorCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (timeoutCodes.has(code) || unreachableCodes.has(code) || resetCodes.has(code))) {
-      return code;
-    }
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      current = errors[0];
-      continue;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-/** Raw response headers (name, value, name, value... as latin1 bytes) as lowercase names; repeated ones joined with ", ". */
-function parseRawHeaders(rawHeaders: (Buffer | string)[]): Record<string, string> {
-  const result: Record<string, string> = {};
-  const text = (value: Buffer | string) => (typeof value === "string" ? value : value.toString("latin1"));
-  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const name = text(rawHeaders[index]!).toLowerCase();
-    if (name === "__proto__") continue;
-    const value = text(rawHeaders[index + 1]!);
-    result[name] = Object.hasOwn(result, name) ? `${result[name]}, ${value}` : value;
-  }
-  return result;
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

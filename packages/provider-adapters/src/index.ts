@@ -71,7 +71,6 @@ export type { ChatUsage } from "./usage/chat-usage.js";
 export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from "./usage/messages-usage.js";
 export type { MessagesUsage } from "./usage/messages-usage.js";
 export { normalizeDecisionUsage, renderDecisionUsage } from "./usage/decision-usage.js";
-export type { DecisionUsage } from "./usage/decision-usage.js";
 export { normalizeResponsesUsage, renderResponsesUsage } from "./usage/responses-usage.js";
 export type { ResponsesUsage } from "./usage/responses-usage.js";
 

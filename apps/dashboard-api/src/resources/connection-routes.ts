@@ -1,5 +1,6 @@
 import type { ModelPrice } from "@gateway/contracts";
 import type { ConnectionTimeouts } from "@gateway/contracts";
+import { type ConnectionKind, connectionKindSchema } from "@gateway/contracts";
 import {
   type ConnectionRecord,
   connectionDefaultMaxTokensSchema,
@@ -24,8 +25,7 @@ import type { DashboardServices } from "../services/dashboard-services.js";
 import { checkOutboundUrlIssue } from "./outbound-url-check.js";
 import { auditChange, found, withConflict } from "./resource-helpers.js";
 
-const connectionKinds = ["openai", "anthropic", "systemone", "demo"] as const;
-const defaultBaseUrls: Record<(typeof connectionKinds)[number], string | null> = {
+const defaultBaseUrls: Record<ConnectionKind, string | null> = {
   openai: "https://api.openai.com",
   anthropic: "https://api.anthropic.com",
   systemone: null,
@@ -87,7 +87,7 @@ const modelEndpointsBodySchema = modelEndpointsSchema.describe(
 export const connectionSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(connectionKinds),
+  kind: connectionKindSchema,
   base_url: z.string().nullable(),
   has_credential: z.boolean(),
   headers: z.record(z.string(), z.string()),
@@ -173,7 +173,7 @@ export function presentConnection(row: ConnectionRecord): z.infer<typeof connect
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2000).superRefine(checkOutboundUrlIssue);
 const createBody = z.object({
   name: connectionName,
-  kind: z.enum(connectionKinds),
+  kind: connectionKindSchema,
   base_url: httpUrl
     .nullable()
     .optional()

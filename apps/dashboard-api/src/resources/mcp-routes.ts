@@ -1,3 +1,4 @@
+import { mcpAuthKindSchema, mcpTransportSchema } from "@gateway/contracts";
 import {
   beginMcpServerOAuth,
   claimMcpServerOAuthState,
@@ -56,8 +57,8 @@ export const mcpServerSchema = z.object({
   id: z.string(),
   name: z.string(),
   url: z.string(),
-  transport: z.enum(["streamable_http", "sse"]),
-  auth_kind: z.enum(["none", "bearer", "oauth"]),
+  transport: mcpTransportSchema,
+  auth_kind: mcpAuthKindSchema,
   status: z.enum(["pending", "connected", "error", "disconnected"]),
   status_message: z.string().nullable(),
   has_credentials: z.boolean(),
@@ -157,8 +158,8 @@ const createBody = z
   .object({
     name: mcpServerName,
     url: deliveryUrl.describe("The MCP server endpoint (https; http only for localhost)"),
-    transport: z.enum(["streamable_http", "sse"]).default("streamable_http"),
-    auth_kind: z.enum(["none", "bearer", "oauth"]).default("oauth"),
+    transport: mcpTransportSchema.default("streamable_http"),
+    auth_kind: mcpAuthKindSchema.default("oauth"),
     bearer_token: z.string().min(1).max(10_000).optional().describe("For auth_kind bearer; stored encrypted"),
     oauth_client_id: z.string().min(1).max(500).optional().describe("A pre-registered OAuth client, for servers without dynamic registration"),
     oauth_client_secret: z.string().min(1).max(2000).optional(),
@@ -168,7 +169,7 @@ const updateBody = z
   .object({
     name: mcpServerName,
     url: deliveryUrl,
-    transport: z.enum(["streamable_http", "sse"]),
+    transport: mcpTransportSchema,
     bearer_token: z.string().min(1).max(10_000),
   })
   .partial()

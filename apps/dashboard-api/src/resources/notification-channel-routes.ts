@@ -1,3 +1,4 @@
+import { notificationChannelKinds } from "@gateway/contracts";
 import { randomBytes } from "node:crypto";
 import {
   createNotificationChannel,
@@ -34,13 +35,12 @@ const emailConfig = z.object({
   recipients: z.array(z.email().max(320)).min(1).max(50),
 });
 const channelConfig = z.discriminatedUnion("kind", [webhookConfig, slackConfig, emailConfig]);
-type ChannelConfig = z.output<typeof channelConfig>;
 
 /** A notification channel as the API shows it (no secrets; Slack URLs are not shown). */
 export const notificationChannelSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(["webhook", "slack", "email"]),
+  kind: z.enum(notificationChannelKinds),
   target: z.string().describe("Webhook URL without query, `slack incoming webhook`, or the email recipients"),
   events: z.array(z.string()),
   enabled: z.boolean(),
@@ -75,9 +75,8 @@ export { deliverNotification };
 /** Notification channel routes under `/api/notification-channels`. */
 export function createNotificationChannelRoutes(services: DashboardServices): DashboardRoute[] {
   const secretBox = { secretBox: services.secrets };
-  const decrypt = (row: ChannelRow): ChannelConfig => row.config as ChannelConfig;
   const present = (row: ChannelRow): z.infer<typeof notificationChannelSchema> => {
-    const config = decrypt(row);
+    const { config } = row;
     return {
       id: row.id,
       name: row.name,
@@ -222,7 +221,7 @@ export function createNotificationChannelRoutes(services: DashboardServices): Da
         const existing = await load(principal.organization.id, channel_id);
         const reference = `evt_${randomBytes(12).toString("hex")}`;
         const outcome = await deliverNotification(
-          decrypt(existing),
+          existing.config,
           {
             id: reference,
             type: "notification.test",

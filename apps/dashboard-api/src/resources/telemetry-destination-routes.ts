@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { type TelemetryDestinationConfig, telemetryDestinationKinds } from "@gateway/contracts";
 import {
   createTelemetryDestination,
   deleteTelemetryDestination,
@@ -9,9 +9,9 @@ import {
   type TelemetryDestinationWithConfig,
 } from "@gateway/db";
 import { z } from "zod";
-import { buildOtlpTraceRequest, createTraceId, signWebhookPayload, webhookSignatureHeader } from "@gateway/pipeline";
+import { createTraceId, deliverTelemetry } from "@gateway/pipeline";
 import { deliveryUrl, displayUrl } from "../delivery/destination-url.js";
-import { postJson, type DeliveryOutcome } from "../delivery/post-json.js";
+import { type DeliveryOutcome, dashboardUserAgent } from "../delivery/post-json.js";
 import { deletedObjectSchema, displayName, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { fullList, listObjectSchema } from "../routing/list-page.js";
@@ -30,13 +30,12 @@ const webhookConfig = z.object({
   secret: z.string().min(16).max(500).describe("HMAC-SHA256 key for the `X-Gateway-Signature` header; stored encrypted"),
   headers: headerRecord.default({}),
 });
-type DestinationConfig = z.output<typeof otlpConfig> | z.output<typeof webhookConfig>;
 
 /** A telemetry destination as the API shows it (no secrets, no header values). */
 export const telemetryDestinationSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.enum(["otlp_http", "webhook"]),
+  kind: z.enum(telemetryDestinationKinds),
   url: z.string().describe("The endpoint without query string"),
   header_names: z.array(z.string()),
   has_secret: z.boolean(),
@@ -69,31 +68,21 @@ const updateBody = z
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 const params = idParams("destination_id");
 
-/** Sends one test event to a destination (also used by the gateway's exporter later). */
-export async function sendTelemetryTest(config: DestinationConfig, timeoutMs: number, now: Date): Promise<{ reference: string; outcome: DeliveryOutcome }> {
-  if (config.kind === "otlp_http") {
-    const traceId = createTraceId();
-    const body = buildOtlpTraceRequest({
-      serviceName: "ai-gateway",
-      spans: [{ traceId, name: "gateway.telemetry.test", startTime: now, endTime: new Date(now.getTime() + 1), attributes: { "gateway.test": true, "gateway.event": "telemetry.test" } }],
-    });
-    return { reference: traceId, outcome: await postJson({ url: config.endpoint, body: JSON.stringify(body), headers: config.headers, timeoutMs }) };
-  }
-  const reference = `evt_${randomBytes(12).toString("hex")}`;
-  const body = JSON.stringify({ id: reference, type: "telemetry.test", created_at: now.toISOString(), data: { message: "Test event from the AI Gateway dashboard." } });
-  const signature = signWebhookPayload({ secret: config.secret, body, timestamp: Math.floor(now.getTime() / 1000) });
-  return {
-    reference,
-    outcome: await postJson({ url: config.url, body, headers: { ...config.headers, [webhookSignatureHeader]: signature, "x-gateway-event-id": reference }, timeoutMs }),
-  };
+/**
+ * Sends one test trace (a span named `gateway.telemetry.test`) or one signed `telemetry.test`
+ * webhook event to a destination, through the pipeline's delivery (the one the gateway exports with).
+ */
+export async function sendTelemetryTest(config: TelemetryDestinationConfig, timeoutMs: number, now: Date): Promise<{ reference: string; outcome: DeliveryOutcome }> {
+  const span = { traceId: createTraceId(), name: "gateway.telemetry.test", startTime: now, endTime: new Date(now.getTime() + 1), attributes: { "gateway.test": true, "gateway.event": "telemetry.test" } };
+  const { reference, ...outcome } = await deliverTelemetry(config, [span], { timeoutMs, now, eventType: "telemetry.test", userAgent: dashboardUserAgent });
+  return { reference, outcome };
 }
 
 /** Telemetry destination routes under `/api/telemetry-destinations`. */
 export function createTelemetryDestinationRoutes(services: DashboardServices): DashboardRoute[] {
   const secretBox = { secretBox: services.secrets };
-  const decrypt = (row: DestinationRow): DestinationConfig => row.config as DestinationConfig;
   const present = (row: DestinationRow): z.infer<typeof telemetryDestinationSchema> => {
-    const config = decrypt(row);
+    const { config } = row;
     return {
       id: row.id,
       name: row.name,
@@ -238,7 +227,7 @@ export function createTelemetryDestinationRoutes(services: DashboardServices): D
       async handler(context) {
         const { principal, params: { destination_id } } = context;
         const existing = await load(principal.organization.id, destination_id);
-        const { reference, outcome } = await sendTelemetryTest(decrypt(existing), services.settings.deliveryTimeoutMs, services.now());
+        const { reference, outcome } = await sendTelemetryTest(existing.config, services.settings.deliveryTimeoutMs, services.now());
         await recordTelemetryDelivery(services.database, existing.id, { ok: outcome.delivered, at: services.now() });
         await auditChange(services, context, {
           action: "telemetry_destination.tested",

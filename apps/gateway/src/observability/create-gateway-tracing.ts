@@ -220,7 +220,7 @@ export function createGatewayTracing(settings: GatewayTracingSettings = {}): Gat
           if (end.target !== null) callSpan.setAttribute("gen_ai.provider.name", providerNameOf(end.target));
           if (event.content !== null) {
             const content = event.content as { request?: unknown; response?: unknown };
-            const input = toGenAiInputMessages(content.request);
+            const input = toGenAiInputMessages(content.request, event.endpoint);
             const output = toGenAiOutputMessages(content.response);
             if (input !== null) callSpan.setAttribute("gen_ai.input.messages", input);
             if (output !== null) callSpan.setAttribute("gen_ai.output.messages", output);

@@ -1,7 +1,8 @@
 import type { UsageEventRecord } from "@gateway/contracts";
 import type { ExportSpan } from "./build-otlp-trace-request.js";
-import { type NotificationChannelConfig, type NotificationEvent, type NotificationMailer, deliverNotification } from "./deliver-notification.js";
-import { type TelemetryDestinationConfig, deliverTelemetry } from "./deliver-telemetry.js";
+import type { NotificationChannelConfig, TelemetryDestinationConfig } from "@gateway/contracts";
+import { type NotificationEvent, type NotificationMailer, deliverNotification } from "./deliver-notification.js";
+import { deliverTelemetry } from "./deliver-telemetry.js";
 import type { DeliveryOutcome } from "./post-json.js";
 import { usageEventToSpan } from "./usage-event-span.js";
 

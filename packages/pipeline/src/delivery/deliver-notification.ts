@@ -1,3 +1,4 @@
+import type { NotificationChannelConfig } from "@gateway/contracts";
 import { type DeliveryOutcome, postJson } from "./post-json.js";
 import { signWebhookPayload, webhookSignatureHeader } from "./sign-webhook-payload.js";
 
@@ -12,12 +13,6 @@ export interface NotificationEvent {
   text: string;
   data: Record<string, unknown>;
 }
-
-/** A notification channel's decrypted configuration (as the dashboard stores it). */
-export type NotificationChannelConfig =
-  | { kind: "webhook"; url: string; secret: string }
-  | { kind: "slack"; webhook_url: string }
-  | { kind: "email"; recipients: string[] };
 
 /** Sends email (the dashboard's mailer fits); without one, email channels are not delivered. */
 export interface NotificationMailer {

@@ -1,12 +1,9 @@
+import type { TelemetryDestinationConfig } from "@gateway/contracts";
 import { randomBytes } from "node:crypto";
 import { type ExportSpan, buildOtlpTraceRequest } from "./build-otlp-trace-request.js";
 import { type DeliveryOutcome, postJson } from "./post-json.js";
 import { signWebhookPayload, webhookSignatureHeader } from "./sign-webhook-payload.js";
 
-/** A telemetry destination's decrypted configuration (as the dashboard stores it). */
-export type TelemetryDestinationConfig =
-  | { kind: "otlp_http"; endpoint: string; headers?: Record<string, string> }
-  | { kind: "webhook"; url: string; secret: string; headers?: Record<string, string> };
 
 /** Options of {@link deliverTelemetry}. */
 export interface DeliverTelemetryOptions {
@@ -18,6 +15,8 @@ export interface DeliverTelemetryOptions {
   now?: Date;
   /** The `fetch` of the delivery (default: the outbound address policy's, see `postJson`). */
   fetch?: typeof fetch | undefined;
+  /** The `user-agent` header (default: `postJson`'s). */
+  userAgent?: string;
 }
 
 /**
@@ -33,7 +32,7 @@ export async function deliverTelemetry(
   const now = options.now ?? new Date();
   if (config.kind === "otlp_http") {
     const body = JSON.stringify(buildOtlpTraceRequest({ serviceName: options.serviceName ?? "ai-gateway", spans }));
-    const outcome = await postJson({ url: config.endpoint, body, headers: config.headers ?? {}, timeoutMs: options.timeoutMs, fetch: options.fetch });
+    const outcome = await postJson({ url: config.endpoint, body, headers: config.headers ?? {}, timeoutMs: options.timeoutMs, fetch: options.fetch, userAgent: options.userAgent });
     return { ...outcome, reference: spans[0]?.traceId ?? "" };
   }
   const reference = `evt_${randomBytes(12).toString("hex")}`;
@@ -59,6 +58,7 @@ export async function deliverTelemetry(
     headers: { ...config.headers, [webhookSignatureHeader]: signature, "x-gateway-event-id": reference },
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
+    userAgent: options.userAgent,
   });
   return { ...outcome, reference };
 }

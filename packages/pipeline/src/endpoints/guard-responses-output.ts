@@ -1,6 +1,5 @@
+import type { JsonObject } from "@gateway/contracts";
 import type { CompiledGuardrails } from "@gateway/policy-engine";
-
-type JsonObject = Record<string, unknown>;
 
 /**
  * Output guardrails on a non-streamed Responses answer: the text of every `output_text` part of

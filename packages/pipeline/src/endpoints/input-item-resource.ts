@@ -1,6 +1,5 @@
+import type { JsonObject } from "@gateway/contracts";
 import { randomUUID } from "node:crypto";
-
-type JsonObject = Record<string, unknown>;
 
 /** Prefixes of the ids the gateway gives input items that came without one (as OpenAI's). */
 const idPrefixByType: Readonly<Record<string, string>> = { message: "msg", function_call: "fc", function_call_output: "fco" };

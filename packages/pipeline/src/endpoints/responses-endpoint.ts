@@ -1,3 +1,4 @@
+import type { JsonObject } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
 import { createStreamRenderer } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
@@ -6,8 +7,6 @@ import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { guardResponsesOutput } from "./guard-responses-output.js";
 import { toInputItemResource } from "./input-item-resource.js";
 import { type ResponsesBody, parseResponsesBody } from "./parse-responses-body.js";
-
-type JsonObject = Record<string, unknown>;
 
 /** How long a stored response is kept when the gateway sets no retention (OpenAI keeps them 30 days). */
 export const defaultResponseRetentionMs = 30 * 24 * 60 * 60 * 1000;

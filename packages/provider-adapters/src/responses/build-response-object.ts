@@ -1,8 +1,8 @@
+import type { JsonObject } from "@gateway/contracts";
 import type { NormalizedUsage } from "@gateway/contracts";
 import { renderResponsesUsage } from "../usage/responses-usage.js";
 
 /** A JSON object. */
-type JsonObject = Record<string, unknown>;
 
 /** Options of {@link buildResponseObject}. */
 export interface BuildResponseObjectOptions {

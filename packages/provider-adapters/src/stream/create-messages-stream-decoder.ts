@@ -1,10 +1,10 @@
+import type { JsonObject } from "@gateway/contracts";
 import { type MessagesUsage, mergeMessagesUsage, normalizeMessagesUsage } from "../usage/messages-usage.js";
 import { mapAnthropicStopReason } from "../translation/map-anthropic-stop-reason.js";
-import { type JsonObject, isIndex, isJsonObject, parseEventData } from "./parse-event-data.js";
+import { isIndex, isJsonObject, parseEventData } from "./parse-event-data.js";
 import type { SseEvent } from "./sse-event.js";
 import { gatewayErrorFromAnthropicStreamError, malformedStreamEventError, truncatedStreamError } from "./stream-errors.js";
 import { type StreamDecoder, type StreamFrame, type StreamPart, errorFrame } from "./stream-part.js";
-
 
 /** Options of {@link createMessagesStreamDecoder}. */
 export interface MessagesStreamDecoderOptions {

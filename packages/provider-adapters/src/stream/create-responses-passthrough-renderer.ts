@@ -1,10 +1,9 @@
+import type { JsonObject } from "@gateway/contracts";
 import { responsesErrorCode } from "../responses/responses-error-code.js";
 import { isJsonObject } from "./parse-event-data.js";
 import type { SseEvent } from "./sse-event.js";
 import { callerSafeError } from "./stream-errors.js";
 import type { StreamFrame, StreamRenderer } from "./stream-part.js";
-
-type JsonObject = Record<string, unknown>;
 
 /** Options of {@link createResponsesPassthroughRenderer}. */
 export interface ResponsesPassthroughRendererOptions {

@@ -1,6 +1,7 @@
+import type { JsonObject } from "@gateway/contracts";
 import { normalizeResponsesUsage } from "../usage/responses-usage.js";
 import type { ChatFinishReason } from "../translation/map-anthropic-stop-reason.js";
-import { type JsonObject, isIndex, isJsonObject, parseEventData } from "./parse-event-data.js";
+import { isIndex, isJsonObject, parseEventData } from "./parse-event-data.js";
 import type { SseEvent } from "./sse-event.js";
 import { gatewayErrorFromResponsesStreamError, malformedStreamEventError, truncatedStreamError } from "./stream-errors.js";
 import { type StreamDecoder, type StreamFrame, type StreamPart, errorFrame } from "./stream-part.js";

@@ -1,3 +1,4 @@
+import type { JsonObject } from "@gateway/contracts";
 import type { NormalizedUsage } from "@gateway/contracts";
 import { buildResponseObject } from "../responses/build-response-object.js";
 import { responsesErrorCode } from "../responses/responses-error-code.js";
@@ -5,8 +6,6 @@ import type { ChatFinishReason } from "../translation/map-anthropic-stop-reason.
 import type { SseEvent } from "./sse-event.js";
 import { callerSafeError } from "./stream-errors.js";
 import type { StreamFrame, StreamRenderer } from "./stream-part.js";
-
-type JsonObject = Record<string, unknown>;
 
 /** Options of {@link createResponsesStreamEncoder}. */
 export interface ResponsesStreamEncoderOptions {

@@ -1,5 +1,5 @@
+import type { JsonObject } from "@gateway/contracts";
 /** A JSON object as decoders read it. */
-export type JsonObject = Record<string, unknown>;
 
 /** True for a plain JSON object (not null, not an array). */
 export const isJsonObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,9 +1,10 @@
+import type { JsonObject } from "@gateway/contracts";
 import { normalizeMessagesUsage, type MessagesUsage } from "../usage/messages-usage.js";
 import { renderChatUsage } from "../usage/chat-usage.js";
 import { GatewayError } from "@gateway/errors";
 import type { NormalizedUsage } from "@gateway/contracts";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
-import { type JsonObject, isJsonObject } from "./request-guards.js";
+import { isJsonObject } from "./request-guards.js";
 
 /** Options of {@link convertAnthropicResponseToChat}. */
 export interface ConvertAnthropicResponseToChatOptions {

@@ -1,6 +1,6 @@
+import type { JsonObject } from "@gateway/contracts";
 import { JSON_OBJECT_TOOL_NAME } from "./get-json-response-tool-name.js";
 import {
-  type JsonObject,
   expectArray,
   expectBoolean,
   expectCacheControl,

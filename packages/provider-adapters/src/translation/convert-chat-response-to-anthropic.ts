@@ -1,9 +1,10 @@
+import type { JsonObject } from "@gateway/contracts";
 import { normalizeChatUsage, type ChatUsage } from "../usage/chat-usage.js";
 import { renderMessagesUsage } from "../usage/messages-usage.js";
 import { GatewayError } from "@gateway/errors";
 import { mapChatFinishReason } from "./map-chat-finish-reason.js";
 import type { NormalizedUsage } from "@gateway/contracts";
-import { type JsonObject, isJsonObject } from "./request-guards.js";
+import { isJsonObject } from "./request-guards.js";
 
 /** Options of {@link convertChatResponseToAnthropic}. */
 export interface ConvertChatResponseToAnthropicOptions {

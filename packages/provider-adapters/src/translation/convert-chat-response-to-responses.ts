@@ -1,7 +1,8 @@
+import type { JsonObject } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
 import { buildResponseObject } from "../responses/build-response-object.js";
 import { normalizeChatUsage } from "../usage/chat-usage.js";
-import { type JsonObject, isJsonObject } from "./request-guards.js";
+import { isJsonObject } from "./request-guards.js";
 
 /** Options of {@link convertChatResponseToResponses}. */
 export interface ConvertChatResponseToResponsesOptions {

@@ -1,5 +1,5 @@
+import type { JsonObject } from "@gateway/contracts";
 import {
-  type JsonObject,
   expectArray,
   expectBoolean,
   expectNumber,

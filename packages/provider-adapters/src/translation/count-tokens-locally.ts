@@ -1,6 +1,7 @@
+import type { JsonObject } from "@gateway/contracts";
 import { convertMessagesRequestToChat } from "./convert-messages-request-to-chat.js";
 import type { LocalTokenizer } from "./local-token-encoder.js";
-import { type JsonObject, isJsonObject } from "./request-guards.js";
+import { isJsonObject } from "./request-guards.js";
 import { countTextTokensOffThread } from "./token-counting-thread.js";
 
 export type { LocalTokenizer } from "./local-token-encoder.js";

@@ -1,7 +1,7 @@
+import type { JsonObject } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
 
 /** A plain JSON object. */
-export type JsonObject = Record<string, unknown>;
 
 /** Whether a value is a plain JSON object (not an array, not null). */
 export function isJsonObject(value: unknown): value is JsonObject {

@@ -1,14 +1,6 @@
 import type { NormalizedUsage } from "@gateway/contracts";
+import type { DecisionUsage } from "@gateway/decision-schema";
 import { countTokensField, usageFromInputTotal, usageFields } from "./count-tokens-field.js";
-
-/** The decision contract's `usage` (`input_tokens` includes cached tokens, OpenAI style). */
-export type DecisionUsage = {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  input_tokens_details: { cached_tokens: number; cache_creation_tokens: number };
-  output_tokens_details: { reasoning_tokens: number };
-};
 
 /**
  * The one reading of decision-contract `usage`: `input_tokens` INCLUDES cache reads
@@ -22,7 +14,7 @@ export function normalizeDecisionUsage(usage: unknown): NormalizedUsage {
   return usageFromInputTotal(countTokensField(fields.input_tokens), countTokensField(details.cached_tokens), countTokensField(details.cache_creation_tokens), outputTokens, countTokensField(usageFields(fields.output_tokens_details).reasoning_tokens));
 }
 
-/** Renders {@link NormalizedUsage} as decision-contract `usage` (the inverse of {@link normalizeDecisionUsage}). */
+/** Renders {@link NormalizedUsage} as decision-contract `usage`, every field set (the inverse of {@link normalizeDecisionUsage}). */
 export function renderDecisionUsage(usage: NormalizedUsage): DecisionUsage {
   const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   return {
