@@ -29,8 +29,10 @@ export async function discoverSsoProvider(settings: SsoProviderSettings): Promis
     return await openid.discovery(issuer, settings.clientId, undefined, clientAuthentication, {
       [openid.customFetch]: settings.fetch as openid.CustomFetch,
       timeout: Math.max(1, Math.ceil(settings.timeoutMs / 1000)),
-      // Plain http only for a provider on the local machine (checked again here, not only when stored).
-      ...(issuer.protocol === "http:" && isLoopbackHost(issuer.hostname) ? { execute: [openid.allowInsecureRequests] } : {}),
+      // ID tokens from the token endpoint are verified against the provider's published keys too
+      // (openid-client trusts TLS alone by default). Plain http only for a provider on the local
+      // machine (checked again here, not only when stored).
+      execute: [openid.enableNonRepudiationChecks, ...(issuer.protocol === "http:" && isLoopbackHost(issuer.hostname) ? [openid.allowInsecureRequests] : [])],
     });
   } catch (error) {
     throw new GatewayError("sso_provider_unavailable", {
