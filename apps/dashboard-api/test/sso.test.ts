@@ -358,6 +358,11 @@ describe("single sign-on with private_key_jwt and a browser sent to the web app"
     expect(put.body.public_jwk).toMatchObject({ kty: "EC", kid: privateJwk.kid });
     expect(put.body.public_jwk.d).toBeUndefined();
     const html = { accept: "text/html" };
+    // The sign-in page gets the error back, and the email that was typed.
+    const unknown = await harness.request("GET", "/v1/auth/sso/start?organization=no-such-organization&login_hint=grace%40navy.test", { headers: html });
+    expect(unknown.status).toBe(303);
+    const refusedAt = new URL(unknown.headers.get("location")!, dashboardOrigin);
+    expect([refusedAt.pathname, refusedAt.searchParams.get("sso_error"), refusedAt.searchParams.get("email")]).toEqual(["/login", "not_found", "grace@navy.test"]);
     const start = await harness.request("GET", `/v1/auth/sso/start?organization=${organization.slug}`, { headers: html });
     const stateCookie = (start.headers.get("set-cookie") ?? "").split(";")[0]!;
     const back = await signInAtProvider(start.headers.get("location")!, "grace");

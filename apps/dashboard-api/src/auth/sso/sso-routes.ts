@@ -142,12 +142,18 @@ const testResultSchema = z.object({
 });
 
 /** Sends a browser on to the web app (or shows an error page when the API is served alone). */
-function answerBrowserFailure(services: DashboardServices, context: { request: Request; response: Response; requestId: string }, thrown: unknown, page: string) {
+function answerBrowserFailure(
+  services: DashboardServices,
+  context: { request: Request; response: Response; requestId: string },
+  thrown: unknown,
+  page: string,
+  extra: Record<string, string> = {},
+) {
   const error = normalizeError(thrown);
   if (error.status >= 500 && error.code === "internal_error") services.logger.error("request failed", { request_id: context.requestId, code: error.code });
   const message = error.status >= 500 && error.code === "internal_error" ? "Internal error." : error.message;
   if (services.settings.webRoot !== null) {
-    const parameters = new URLSearchParams({ sso_error: error.code, message, request_id: context.requestId });
+    const parameters = new URLSearchParams({ sso_error: error.code, message, request_id: context.requestId, ...extra });
     return { status: 303, headers: { location: `${page}?${parameters.toString()}`, "cache-control": "no-store" } };
   }
   context.response
@@ -226,7 +232,8 @@ export function createSsoRoutes(services: DashboardServices): DashboardRoute[] {
           return { status: 303, headers: { location: url.toString(), "cache-control": "no-store" } };
         } catch (error) {
           if (!wantsHtml(request)) throw error;
-          return answerBrowserFailure(services, context, error, "/login");
+          // The sign-in page keeps the email that was typed.
+          return answerBrowserFailure(services, context, error, "/login", query.login_hint === undefined ? {} : { email: query.login_hint });
         }
       },
     }),
