@@ -4,6 +4,8 @@ import { GatewayError } from "@gateway/errors";
 import { createAttemptLimiter } from "./auth/attempt-limiter.js";
 import { createLoginThrottle } from "./auth/login-throttle.js";
 import { createAuthRoutes } from "./auth/auth-routes.js";
+import { createSsoConfigurationRoutes } from "./auth/sso/sso-configuration-routes.js";
+import { createSsoRoutes } from "./auth/sso/sso-routes.js";
 import { resolvePrincipal } from "./auth/session-store.js";
 import { createConsoleLogger, type DashboardLogger } from "./dashboard-logger.js";
 import { readDashboardSettings, type DashboardSettings } from "./dashboard-settings.js";
@@ -117,6 +119,8 @@ export interface DashboardApp {
 export function createDashboardRoutes(services: DashboardServices): DashboardRoute[] {
   return [
     ...createAuthRoutes(services),
+    ...createSsoRoutes(services),
+    ...createSsoConfigurationRoutes(services),
     ...createInvitationRoutes(services),
     ...createMemberRoutes(services),
     ...createTeamRoutes(services),

@@ -65,6 +65,13 @@ export interface DashboardSettings {
    * `apps/dashboard-web/dist`); `off` serves the API only. A directory without `index.html` serves the API only.
    */
   webRoot: string | null;
+  /**
+   * `DASHBOARD_SSO_BREAK_GLASS_EMAILS` (comma-separated emails): owners who may still sign in with
+   * their password to an organization that requires single sign-on (an identity provider outage
+   * must not lock everyone out). Only owners, only listed emails; each such sign-in is audited as
+   * `auth.login_break_glass`. Default none.
+   */
+  ssoBreakGlassEmails: string[];
 }
 
 /** Parses the dashboard settings from environment variables (documented in the README). */
@@ -107,6 +114,10 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
     logFormat: environment.DASHBOARD_LOG_FORMAT?.trim() ? readChoice(environment.DASHBOARD_LOG_FORMAT, ["json", "pretty"] as const, "json", "DASHBOARD_LOG_FORMAT") : undefined,
     readinessTimeoutMs: readInteger(environment.DASHBOARD_READINESS_TIMEOUT_MS, 2000, "DASHBOARD_READINESS_TIMEOUT_MS", 1, 60_000),
     webRoot: readWebRoot(environment.DASHBOARD_WEB_ROOT),
+    ssoBreakGlassEmails: (environment.DASHBOARD_SSO_BREAK_GLASS_EMAILS ?? "")
+      .split(",")
+      .map((value) => value.trim().toLowerCase())
+      .filter((value) => value !== ""),
   };
 }
 

@@ -174,6 +174,36 @@ describe.each([
     expect((await fresh.database.prisma.budget.findFirstOrThrow()).amountMicros).toBe(150_000_000n);
   });
 
+  it.skipIf(skip)("single sign-on: the secret from env: stored encrypted, mappings by name, unchanged on a second apply", async () => {
+    const sso = {
+      singleSignOn: {
+        issuerUrl: "https://login.acme.test/oauth2/default",
+        clientId: "gateway-dashboard",
+        clientSecret: "env:SSO_CLIENT_SECRET",
+        allowedEmailDomains: ["Acme.test"],
+        roleMappings: [{ group: "gateway-admins", role: "admin" }],
+        teamMappings: [{ group: "researchers", team: "research" }],
+        projectMappings: [{ group: "prod", project: "Production" }],
+        jitProvisioning: true,
+      },
+    };
+    const ssoEnv = { ...env, SSO_CLIENT_SECRET: "sso-client-secret-from-env" };
+    await applyGatewayConfig(parseGatewayConfig(fileText(sso)), { db: fresh.database, secretBox, env: ssoEnv });
+    const stored = await fresh.database.prisma.ssoConfiguration.findFirstOrThrow();
+    const team = await fresh.database.prisma.team.findFirstOrThrow({ where: { name: "research" } });
+    const project = await fresh.database.prisma.project.findFirstOrThrow({ where: { name: "Production" } });
+    expect(stored).toMatchObject({ issuerUrl: "https://login.acme.test/oauth2/default", clientId: "gateway-dashboard", jitProvisioning: true, allowedEmailDomains: ["acme.test"] });
+    expect(stored.teamMappings).toEqual([{ group: "researchers", team_id: team.id }]);
+    expect(stored.projectMappings).toEqual([{ group: "prod", project_id: project.id }]);
+    expect(stored.clientCredentialCiphertext).not.toContain("sso-client-secret-from-env");
+    await applyGatewayConfig(parseGatewayConfig(fileText(sso)), { db: fresh.database, secretBox, env: ssoEnv });
+    expect((await fresh.database.prisma.ssoConfiguration.findFirstOrThrow()).updatedAt).toEqual(stored.updatedAt);
+    await expect(applyGatewayConfig(parseGatewayConfig(fileText(sso)), { db: fresh.database, secretBox, env })).rejects.toThrow(
+      /singleSignOn\.clientSecret: the environment variable SSO_CLIENT_SECRET is not set/,
+    );
+    expect(() => parseGatewayConfig(fileText({ singleSignOn: { ...sso.singleSignOn, issuerUrl: "http://login.acme.test" } }))).toThrow(/https/);
+  });
+
   it.skipIf(skip)("a key declared revoked is stored revoked, and stays revoked", async () => {
     const revokedSecret = generateApiKey().secret;
     const projects = (keys: unknown[]) => ({ projects: [{ name: "Production", apiKeys: [{ name: "ci", secret: "env:CI_KEY" }, { name: "generated", team: "research" }, ...keys] }] });

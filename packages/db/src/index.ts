@@ -194,6 +194,36 @@ export {
 } from "./invitations.js";
 export type { InvitationRecord, InvitationDeliveryStatus, InvitationDeliveryFailure, InvitationStatus, ListInvitationsOptions } from "./invitations.js";
 export {
+  SSO_CLIENT_AUTH_METHODS,
+  deleteSsoConfiguration,
+  findSsoOrganizationsByEmailDomain,
+  getSsoClientCredential,
+  getSsoConfiguration,
+  markSsoOwnerSignedIn,
+  ssoClientCredentialBinding,
+  upsertSsoConfiguration,
+} from "./sso-configurations.js";
+export type {
+  SsoClientAuthMethod,
+  SsoConfigurationInput,
+  SsoConfigurationRecord,
+  SsoOrganizationMatch,
+  SsoProjectMapping,
+  SsoRoleMapping,
+  SsoTeamMapping,
+} from "./sso-configurations.js";
+export {
+  acceptPendingInvitationByEmail,
+  consumeSsoLoginState,
+  createSsoLoginState,
+  findSsoIdentityUser,
+  readSsoTestResult,
+  recordSsoTestResult,
+  syncSsoGroupMemberships,
+  upsertSsoIdentity,
+} from "./sso-sign-ins.js";
+export type { SsoGroupSyncResult, SsoLoginPurpose, SsoLoginState } from "./sso-sign-ins.js";
+export {
   createTelemetryDestination,
   listTelemetryDestinations,
   listTelemetryDestinationsWithConfig,

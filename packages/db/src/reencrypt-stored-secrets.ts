@@ -1,5 +1,6 @@
 import { connectionCredentialBinding, notificationChannelConfigBinding, telemetryDestinationConfigBinding } from "./secret-bindings.js";
 import type { SecretBinding, SecretBox } from "./secret-box.js";
+import { ssoClientCredentialBinding } from "./sso-configurations.js";
 import { type SqlClient, sqlNullableString, sqlPlaceholder } from "./sql-client.js";
 
 /** What {@link reencryptStoredSecrets} did. */
@@ -19,6 +20,7 @@ const encryptedColumns: EncryptedColumn[] = [
   { table: "connections", column: "credential_ciphertext", binding: connectionCredentialBinding },
   { table: "telemetry_destinations", column: "config_ciphertext", binding: telemetryDestinationConfigBinding },
   { table: "notification_channels", column: "config_ciphertext", binding: notificationChannelConfigBinding },
+  { table: "sso_configurations", column: "client_credential_ciphertext", binding: ssoClientCredentialBinding },
 ];
 
 /**

@@ -12,6 +12,9 @@ export const errorStatusByCode = {
   invalid_gateway_api_key: 401,
   unauthenticated: 401,
   invalid_credentials: 401,
+  // A single sign-on whose answer was refused: unknown or replayed state, wrong issuer or audience,
+  // bad nonce, expired or badly signed ID token, or the provider's own error.
+  sso_failed: 401,
   // 403
   permission_denied: 403,
   project_access_denied: 403,
@@ -20,6 +23,9 @@ export const errorStatusByCode = {
   guardrail_blocked: 403,
   origin_rejected: 403,
   sso_required: 403,
+  // Single sign-on succeeded but the organization does not let this person in (email domain,
+  // no invitation while just-in-time provisioning is off, disabled account).
+  sso_not_allowed: 403,
   // 404
   model_not_found: 404,
   tool_not_found: 404,
@@ -57,6 +63,8 @@ export const errorStatusByCode = {
   internal_error: 500,
   // 502
   upstream_error: 502,
+  // The organization's OpenID provider could not be reached or answered unusably (discovery, token endpoint).
+  sso_provider_unavailable: 502,
   // 503
   service_unavailable: 503,
   // 504

@@ -124,6 +124,12 @@ function defaultMessage(code: ErrorCode): string {
       return "Cross-origin request refused.";
     case "sso_required":
       return "This organization requires single sign-on.";
+    case "sso_failed":
+      return "The single sign-on could not be completed.";
+    case "sso_not_allowed":
+      return "Single sign-on does not give this account access to the organization.";
+    case "sso_provider_unavailable":
+      return "The organization's identity provider could not be reached.";
     case "model_not_found":
       return "The model is not available.";
     case "tool_not_found":

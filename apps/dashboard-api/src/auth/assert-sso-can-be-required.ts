@@ -1,4 +1,6 @@
+import { getSsoConfiguration } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
+import type { DashboardServices } from "../services/dashboard-services.js";
 
 /** What the single sign-on of an organization is ready for. */
 export interface SingleSignOnReadiness {
@@ -9,12 +11,14 @@ export interface SingleSignOnReadiness {
 }
 
 /**
- * The readiness of an organization's single sign-on. The dashboard has no single sign-on yet:
- * nothing is configured anywhere, so every organization answers not configured. The single
- * sign-on work replaces this with what it stores.
+ * The readiness of an organization's single sign-on: configured means a configuration exists
+ * and is switched on; an owner signed in means someone whose role was owner completed a sign-in
+ * through the provider as it is configured now (changing the issuer or client id resets it).
  */
-export async function readSingleSignOnReadiness(_organizationId: string): Promise<SingleSignOnReadiness> {
-  return { configured: false, ownerSignedIn: false };
+export async function readSingleSignOnReadiness(services: Pick<DashboardServices, "database">, organizationId: string): Promise<SingleSignOnReadiness> {
+  const configuration = await getSsoConfiguration(services.database, organizationId);
+  if (configuration === null || !configuration.enabled) return { configured: false, ownerSignedIn: false };
+  return { configured: true, ownerSignedIn: configuration.ownerSignedInAt !== null };
 }
 
 /**
@@ -24,8 +28,8 @@ export async function readSingleSignOnReadiness(_organizationId: string): Promis
  * requires single sign-on (403 `sso_required`), so requiring it without a working sign-on would
  * leave nobody able to sign in, owners included.
  */
-export async function assertSsoCanBeRequired(organizationId: string): Promise<void> {
-  const readiness = await readSingleSignOnReadiness(organizationId);
+export async function assertSsoCanBeRequired(services: Pick<DashboardServices, "database">, organizationId: string): Promise<void> {
+  const readiness = await readSingleSignOnReadiness(services, organizationId);
   if (!readiness.configured) {
     throw new GatewayError("invalid_request", {
       message:

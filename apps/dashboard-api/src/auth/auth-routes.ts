@@ -20,6 +20,7 @@ import type { DashboardServices } from "../services/dashboard-services.js";
 import { recordAuditEvent } from "../services/record-audit-event.js";
 import { authSessionSchema, presentSessionOrganization } from "./session-object.js";
 import { createLoginSession, loadAuthSession } from "./session-store.js";
+import { ssoStartPath } from "./sso/sso-routes.js";
 
 const loginBody = z.object({
   email: z.string().trim().min(1).max(320),
@@ -50,7 +51,8 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
         "Authenticates one personal account and selects its organization. Sets the `gateway_session` cookie " +
         "(HttpOnly, Secure, SameSite=Lax, Path=/, expiring at `expires_at`). An account in several organizations gets " +
         "409 `organization_selection_required` listing them; send `organization_id` to pick one. An organization that " +
-        "requires SSO answers 403 `sso_required`. Wrong passwords and unknown emails both answer 401 `invalid_credentials`; " +
+        "requires SSO answers 403 `sso_required` with `details.sso_start_url` (where a browser starts single sign-on), except for " +
+        "owners named in `DASHBOARD_SSO_BREAK_GLASS_EMAILS` (audited as `auth.login_break_glass`). Wrong passwords and unknown emails both answer 401 `invalid_credentials`; " +
         "repeated failures from one client address (on one account, or on all together) answer 429 `too_many_attempts` with " +
         "`Retry-After`; failures on an account from many addresses slow its logins down (never a lock-out).",
       tag: "Authentication",
@@ -106,18 +108,23 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
             details: { organizations },
           });
         }
+        let breakGlass = false;
         if (membership.organization.authenticationRequired === "sso") {
-          throw new GatewayError("sso_required", {
-            message: "This organization requires single sign-on; password login is disabled.",
-            details: { organization_id: membership.organizationId },
-          });
+          // Break-glass: owners named in DASHBOARD_SSO_BREAK_GLASS_EMAILS keep their password for an identity provider outage.
+          breakGlass = membership.role === "owner" && services.settings.ssoBreakGlassEmails.includes(email);
+          if (!breakGlass) {
+            throw new GatewayError("sso_required", {
+              message: "This organization requires single sign-on; password login is disabled.",
+              details: { organization_id: membership.organizationId, sso_start_url: ssoStartPath(membership.organization.slug, user.email) },
+            });
+          }
         }
         const session = await createLoginSession(services, { userId: user.id, organizationId: membership.organizationId, request });
         await updateUser(services.database, user.id, { lastLoginAt: services.now() });
         await recordAuditEvent(services, { request, requestId }, {
           organizationId: membership.organizationId,
           actorId: user.id,
-          action: "auth.login",
+          action: breakGlass ? "auth.login_break_glass" : "auth.login",
           targetType: "login_session",
           targetId: session.id,
         });

@@ -112,7 +112,7 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       description:
         "`authentication_required: sso` disables password login for the organization. It is refused with 400 " +
         "`invalid_request` (`details.param`: `authentication_required`) unless single sign-on is configured for the organization and " +
-        "an owner has signed in through it, so that nobody is locked out (single sign-on is not available yet: always refused). " +
+        "an owner has signed in through it, so that nobody is locked out. " +
         "An organization that already requires it keeps it when other fields change.",
       tag: "Organization",
       access: "organization:write",
@@ -122,7 +122,7 @@ export function createMemberRoutes(services: DashboardServices): DashboardRoute[
       async handler(context) {
         const { principal, body } = context;
         const before = presentOrganization(await loadOrganization(principal.organization.id));
-        if (body.authentication_required === "sso" && before.authentication_required !== "sso") await assertSsoCanBeRequired(principal.organization.id);
+        if (body.authentication_required === "sso" && before.authentication_required !== "sso") await assertSsoCanBeRequired(services, principal.organization.id);
         const row = await updateOrganization(services.database, principal.organization.id, {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.authentication_required !== undefined ? { authenticationRequired: body.authentication_required } : {}),

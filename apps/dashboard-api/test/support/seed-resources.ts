@@ -40,7 +40,15 @@ export async function seedResources(harness: TestDashboard, input: { organizatio
   const token = await harness.database.prisma.mcpToken.create({
     data: { organizationId, serverId: server_id, name: "grant", prefix: "abc", tokenHash: null, scopes: [] },
   });
+  // Single sign-on on a closed loopback port: configured, never reachable.
+  const sso = await harness.request("PUT", "/api/sso-configuration", { cookie, body: { issuer_url: "http://127.0.0.1:9", client_id: "seeded", client_secret: "seeded-client-secret" } });
+  expect(sso.status, sso.text).toBe(200);
+  const ownerId = (await harness.request("GET", "/v1/auth/session", { cookie })).body.user.id as string;
+  const ssoTest = await harness.database.prisma.ssoLoginState.create({
+    data: { organizationId, userId: ownerId, stateHash: `seeded-${Math.random()}`, purpose: "test", secretsCiphertext: "unused", expiresAt: new Date(), consumedAt: new Date(), result: { object: "sso.test_result" } },
+  });
   return {
+    test_id: ssoTest.id,
     project_id,
     connection_id,
     api_key_id,

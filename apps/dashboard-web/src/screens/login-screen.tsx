@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation, useNavigate, useSearchParams } from "react-router";
-import { isApiError } from "../api/api-error.js";
+import { ApiError, isApiError } from "../api/api-error.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { TextField } from "../components/fields.js";
@@ -11,6 +11,21 @@ import { useDocumentTitle } from "../layout/use-document-title.js";
 import { clearSessionExpired } from "../session/session-expiry.js";
 import { sessionQueryKey } from "../session/use-session-query.js";
 
+/** An organization whose single sign-on accepts the email's domain (`POST /v1/auth/sso/discover`). */
+interface SsoOrganization {
+  name: string;
+  slug: string;
+  sso_required: boolean;
+  start_url: string;
+}
+
+/** Where single sign-on failed, from the dashboard's redirect (`?sso_error=&message=&request_id=`). */
+function ssoFailureOf(parameters: URLSearchParams): ApiError | null {
+  const code = parameters.get("sso_error");
+  if (code === null) return null;
+  return new ApiError({ status: 0, code, message: parameters.get("message") ?? "Single sign-on failed.", requestId: parameters.get("request_id") });
+}
+
 interface OrganizationChoice {
   id: string;
   name: string;
@@ -18,7 +33,11 @@ interface OrganizationChoice {
   authentication_required: "password" | "sso";
 }
 
-/** Sign-in: email and password; an account in several organizations then picks one. */
+/**
+ * Sign-in: email and password, or single sign-on found from the email's domain; an account in
+ * several organizations then picks one. For an organization that requires single sign-on the
+ * password form is hidden (owners named for break-glass can show it).
+ */
 export function LoginScreen() {
   const [parameters] = useSearchParams();
   const queryClient = useQueryClient();
@@ -27,6 +46,10 @@ export function LoginScreen() {
   const [choices, setChoices] = useState<OrganizationChoice[] | null>(null);
   const [organizationId, setOrganizationId] = useState(parameters.get("organization_id") ?? "");
   const from = (location.state as { from?: string } | null)?.from ?? "/";
+  const [ssoOrganizations, setSsoOrganizations] = useState<SsoOrganization[] | null>(null);
+  const [ssoPending, setSsoPending] = useState(false);
+  const [ssoError, setSsoError] = useState<unknown>(() => ssoFailureOf(parameters));
+  const [breakGlass, setBreakGlass] = useState(false);
   useDocumentTitle("Sign in");
   const form = useSchemaForm({
     operation: "post /v1/auth/login",
@@ -46,6 +69,38 @@ export function LoginScreen() {
     },
   });
   const selection = isApiError(form.formError) && form.formError.code === "organization_selection_required";
+  const ssoRequiredError = isApiError(form.formError) && form.formError.code === "sso_required" ? String(form.formError.details.sso_start_url ?? "") : "";
+  // An email of an organization that requires single sign-on: the password form is for break-glass owners only.
+  const passwordHidden = !breakGlass && (ssoOrganizations ?? []).some((organization) => organization.sso_required);
+
+  async function discover(): Promise<SsoOrganization[] | null> {
+    const email = form.values.email.trim();
+    if (!email.includes("@")) return null;
+    const found = await callApi(dashboardClient.POST("/v1/auth/sso/discover", { body: { email } }));
+    setSsoOrganizations(found.organizations);
+    return found.organizations;
+  }
+
+  async function continueWithSso() {
+    setSsoError(null);
+    if (!form.values.email.trim().includes("@")) {
+      setSsoError(new Error("Enter your work email first: it tells which organization's identity provider to use."));
+      return;
+    }
+    setSsoPending(true);
+    try {
+      const organizations = (await discover()) ?? [];
+      if (organizations.length === 1) {
+        window.location.assign(organizations[0]!.start_url);
+        return;
+      }
+      if (organizations.length === 0) setSsoError(new Error("No organization signs in with single sign-on for this email domain: use your password."));
+    } catch (error) {
+      setSsoError(error);
+    } finally {
+      setSsoPending(false);
+    }
+  }
   return (
     <div className="auth-page">
       <main className="card auth-card" id="content">
@@ -54,8 +109,21 @@ export function LoginScreen() {
             <h1 id="login-title">Sign in</h1>
             <p className="muted">AI Gateway dashboard</p>
           </div>
-          <TextField label="Email" type="email" autoComplete="username" {...form.field("email")} autoFocus />
-          <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
+          <div onBlur={() => void discover().catch(() => undefined)}>
+            <TextField label="Email" type="email" autoComplete="username" {...form.field("email")} autoFocus />
+          </div>
+          {passwordHidden ? (
+            <div className="notice info" role="status">
+              <span>Your organization signs in through single sign-on.</span>
+              <span>
+                <button type="button" className="button link small" onClick={() => setBreakGlass(true)}>
+                  Owner emergency sign-in with a password
+                </button>
+              </span>
+            </div>
+          ) : (
+            <TextField label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
+          )}
           {choices && choices.length > 0 ? (
             <fieldset>
               <legend>Organization</legend>
@@ -76,10 +144,33 @@ export function LoginScreen() {
             </fieldset>
           ) : null}
           {form.formError && !selection ? <ErrorNotice error={form.formError} title="Could not sign in" /> : null}
-          <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Signing in…">
-            Sign in
-          </PendingButton>
+          {ssoRequiredError !== "" ? (
+            <a className="button primary" href={ssoRequiredError}>
+              Continue with single sign-on
+            </a>
+          ) : null}
+          {passwordHidden ? null : (
+            <PendingButton type="submit" className="button primary" pending={form.pending} pendingLabel="Signing in…">
+              Sign in
+            </PendingButton>
+          )}
         </form>
+        <div className="stack sso-section">
+          <p className="small muted">Or</p>
+          <PendingButton type="button" className="button" pending={ssoPending} pendingLabel="Finding your identity provider…" onClick={() => void continueWithSso()}>
+            Continue with single sign-on
+          </PendingButton>
+          {ssoOrganizations !== null && ssoOrganizations.length > 1 ? (
+            <ul className="plain-list">
+              {ssoOrganizations.map((organization) => (
+                <li key={organization.slug}>
+                  <a href={organization.start_url}>Sign in to {organization.name} with single sign-on</a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {ssoError ? <ErrorNotice error={ssoError} title="Single sign-on did not work" /> : null}
+        </div>
       </main>
     </div>
   );

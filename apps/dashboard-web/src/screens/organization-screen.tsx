@@ -11,6 +11,7 @@ import { useApiMutation } from "../components/use-api-mutation.js";
 import { useSchemaForm } from "../components/use-schema-form.js";
 import { formatDateTime } from "../format/format-date-time.js";
 import { useSession } from "../session/session-context.js";
+import { SsoSettings } from "./sso-settings.js";
 
 /** The organization: its name, slug and sign-in rule (owners change them). */
 export function OrganizationScreen() {
@@ -21,6 +22,7 @@ export function OrganizationScreen() {
       <QueryView query={organization} label="the organization">
         {(data) => <OrganizationForm organization={data} />}
       </QueryView>
+      <SsoSettings />
     </>
   );
 }
@@ -44,21 +46,17 @@ function OrganizationForm(props: { organization: Organization }) {
         <div className="form-row">
           <TextField label="Name" {...form.field("name")} disabled={!editable} />
           <TextField label="Slug" value={props.organization.slug} onChange={() => undefined} disabled hint="Fixed" />
-          {/*
-            "Single sign-on only" is not offered: single sign-on cannot be configured yet, and requiring it would refuse
-            every password sign-in, owners included (the API refuses it too). An organization that already requires it
-            sees it, and may switch back to passwords.
-          */}
+          {/* The API refuses "Single sign-on only" until single sign-on is configured and an owner signed in through it. */}
           <SelectField
             label="Sign-in"
             value={form.values.authentication_required}
             onChange={(value) => form.set("authentication_required", value)}
             error={form.errors.authentication_required}
             disabled={!editable}
-            hint="Single sign-on is not available yet."
+            hint="Single sign-on only: password sign-in is refused (owners named for break-glass aside)."
             options={[
               { value: "password", label: "Password" },
-              ...(props.organization.authentication_required === "sso" ? [{ value: "sso", label: "Single sign-on only" }] : []),
+              { value: "sso", label: "Single sign-on only" },
             ]}
           />
         </div>

@@ -22,6 +22,7 @@ import {
   upsertRateLimit,
   upsertRouteByAlias,
   upsertUserByEmail,
+  upsertSsoConfiguration,
   verifyPassword,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
@@ -259,6 +260,22 @@ async function applyOrganization(
       }),
     );
   }
+  if (config.singleSignOn !== undefined) {
+    await applySingleSignOn(
+      config.singleSignOn,
+      at("singleSignOn"),
+      {
+        organizationId,
+        teamId: (teamName, fieldPath) => teamId(teamName, fieldPath) as string,
+        projectId: (projectName, fieldPath) => {
+          const id = projectIds.get(projectName);
+          if (id === undefined) throw unknownReference(fieldPath, "project", projectName);
+          return id;
+        },
+      },
+      options,
+    );
+  }
   for (const [index, limit] of config.rateLimits.entries()) {
     const limitPath = at(`rateLimits[${index}]`);
     const id = scopeId(limit, limitPath);
@@ -276,6 +293,44 @@ async function applyOrganization(
   }
 }
 
+/** Writes the organization's single sign-on (mappings by team and project name); an unchanged one is not written. */
+async function applySingleSignOn(
+  config: NonNullable<GatewayConfigOrganization["singleSignOn"]>,
+  path: string,
+  context: { organizationId: string; teamId(name: string, fieldPath: string): string; projectId(name: string, fieldPath: string): string },
+  options: ApplyGatewayConfigOptions,
+): Promise<void> {
+  const credential =
+    config.clientAuthMethod === "private_key_jwt"
+      ? resolveSecret(config.privateKey!, `${path}.privateKey`, options.env)
+      : resolveSecret(config.clientSecret!, `${path}.clientSecret`, options.env);
+  await step(path, () =>
+    upsertSsoConfiguration(
+      options.db,
+      {
+        organizationId: context.organizationId,
+        enabled: config.enabled,
+        issuerUrl: config.issuerUrl,
+        clientId: config.clientId,
+        clientAuthMethod: config.clientAuthMethod,
+        clientCredential: credential,
+        scopes: config.scopes,
+        allowedEmailDomains: config.allowedEmailDomains,
+        groupsClaim: config.groupsClaim,
+        roleMappings: config.roleMappings,
+        teamMappings: config.teamMappings.map((mapping, index) => ({ group: mapping.group, team_id: context.teamId(mapping.team, `${path}.teamMappings[${index}].team`) })),
+        projectMappings: config.projectMappings.map((mapping, index) => ({
+          group: mapping.group,
+          project_id: context.projectId(mapping.project, `${path}.projectMappings[${index}].project`),
+        })),
+        jitProvisioning: config.jitProvisioning,
+        defaultRole: config.defaultRole,
+      },
+      { secretBox: options.secretBox },
+    ),
+  );
+}
+
 /** Resolves every `env:` reference before anything is written, so a missing variable changes nothing. */
 function checkSecretReferences(config: GatewayConfig, env: Record<string, string | undefined>): void {
   for (const [organizationIndex, organization] of config.organizations.entries()) {
@@ -291,6 +346,9 @@ function checkSecretReferences(config: GatewayConfig, env: Record<string, string
     for (const [index, connection] of organization.connections.entries()) {
       if (connection.credential !== undefined) resolveSecret(connection.credential, `${path}.connections[${index}].credential`, env);
     }
+    const sso = organization.singleSignOn;
+    if (sso?.clientSecret !== undefined) resolveSecret(sso.clientSecret, `${path}.singleSignOn.clientSecret`, env);
+    if (sso?.privateKey !== undefined) resolveSecret(sso.privateKey, `${path}.singleSignOn.privateKey`, env);
   }
 }
 

@@ -152,6 +152,48 @@ const rateLimit = z
   })
   .superRefine(requireScopeNames);
 
+const role = z.enum(["owner", "admin", "member", "viewer"]);
+const ssoGroup = z.string().trim().min(1).max(256);
+
+/** OpenID Connect single sign-on of the organization (the dashboard's `PUT /api/sso-configuration`). */
+const singleSignOn = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    /** https, or http on localhost only; discovery at `<issuerUrl>/.well-known/openid-configuration`. */
+    issuerUrl: z
+      .string()
+      .url()
+      .refine((value) => {
+        const url = new URL(value);
+        const local = url.hostname === "localhost" || url.hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+        return url.protocol === "https:" || (url.protocol === "http:" && local);
+      }, "must use https (plain http only for a provider on localhost)"),
+    clientId: z.string().min(1).max(500),
+    clientAuthMethod: z.enum(["client_secret_basic", "client_secret_post", "private_key_jwt"]).default("client_secret_basic"),
+    /** `env:NAME` (recommended) or inline; stored encrypted. */
+    clientSecret: secretReference.optional(),
+    /** `private_key_jwt`: a private JWK as JSON, `env:NAME` (recommended) or inline; stored encrypted. */
+    privateKey: secretReference.optional(),
+    scopes: z.array(z.string().min(1).max(100)).default(["openid", "email", "profile"]),
+    allowedEmailDomains: z.array(z.string().trim().toLowerCase().min(1).max(253)).default([]),
+    groupsClaim: z.string().min(1).max(200).default("groups"),
+    roleMappings: z.array(z.strictObject({ group: ssoGroup, role })).default([]),
+    /** Team names of this organization. */
+    teamMappings: z.array(z.strictObject({ group: ssoGroup, team: name })).default([]),
+    /** Project names of this organization. */
+    projectMappings: z.array(z.strictObject({ group: ssoGroup, project: name })).default([]),
+    jitProvisioning: z.boolean().default(false),
+    defaultRole: role.default("member"),
+  })
+  .superRefine((value, context) => {
+    if (value.clientAuthMethod === "private_key_jwt" && value.privateKey === undefined) {
+      context.addIssue({ code: "custom", path: ["privateKey"], message: "is required for private_key_jwt" });
+    }
+    if (value.clientAuthMethod !== "private_key_jwt" && value.clientSecret === undefined) {
+      context.addIssue({ code: "custom", path: ["clientSecret"], message: `is required for ${value.clientAuthMethod}` });
+    }
+  });
+
 const organization = z.strictObject({
   slug,
   name,
@@ -163,6 +205,7 @@ const organization = z.strictObject({
   policies: z.array(policy).default([]),
   budgets: z.array(budget).default([]),
   rateLimits: z.array(rateLimit).default([]),
+  singleSignOn: singleSignOn.optional(),
 });
 
 /**
