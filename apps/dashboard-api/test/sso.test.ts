@@ -180,6 +180,22 @@ describe.each(databaseTargets)("single sign-on through oidc-provider (%s)", (tar
     expect(actions).toEqual(expect.arrayContaining(["member.role_synced_from_sso", "member.groups_synced_from_sso"]));
   });
 
+  it("never demotes the organization's last owner from the claims: the role stays and the skip is audited", async () => {
+    const owners = await harness.database.prisma.membership.count({ where: { organizationId: organization.id, role: "owner" } });
+    expect(owners).toBe(1);
+    provider.accounts.get("ada")!.groups = ["engineering"];
+    try {
+      const { response } = await ssoSignIn("ada");
+      expect(response.status).toBe(200);
+      expect(response.body.user.role).toBe("owner");
+      expect((await membership("ada@acme.test"))?.role).toBe("owner");
+      const skipped = await harness.database.prisma.auditEvent.findMany({ where: { organizationId: organization.id, action: "member.role_sync_skipped_last_owner" } });
+      expect(skipped).toHaveLength(1);
+    } finally {
+      provider.accounts.get("ada")!.groups = ["gateway-owners"];
+    }
+  });
+
   it("without just-in-time provisioning, admits only invited people", async () => {
     expect((await configure({ jit_provisioning: false })).status).toBe(200);
     try {

@@ -82,17 +82,19 @@ export async function completeSsoSignIn(services: DashboardServices, input: Comp
   let role = membership.role;
   const wantedRole = configuration.roleMappings.length > 0 ? mapped.role : null;
   if (wantedRole !== null && wantedRole !== role) {
-    await updateMembershipRole(services.database, { organizationId, userId, role: wantedRole });
+    // Groups that would leave the organization without an owner do not demote its last owner:
+    // the role stays (an owner fixes the groups or names another owner) and the skip is audited.
+    const keptAsLastOwner = await updateRoleUnlessLastOwner(services, organizationId, userId, wantedRole);
     await recordAuditEvent(services, context, {
       organizationId,
       actorId: userId,
-      action: "member.role_synced_from_sso",
+      action: keptAsLastOwner ? "member.role_sync_skipped_last_owner" : "member.role_synced_from_sso",
       targetType: "user",
       targetId: userId,
       before: { role },
-      after: { role: wantedRole, groups: mapped.groups },
+      after: keptAsLastOwner ? { role, wanted_role: wantedRole, groups: mapped.groups } : { role: wantedRole, groups: mapped.groups },
     });
-    role = wantedRole;
+    if (!keptAsLastOwner) role = wantedRole;
   }
   const managedTeamIds = [...new Set(configuration.teamMappings.map((mapping) => mapping.team_id))];
   const managedProjectIds = [...new Set(configuration.projectMappings.map((mapping) => mapping.project_id))];
@@ -121,4 +123,15 @@ export async function completeSsoSignIn(services: DashboardServices, input: Comp
   await updateUser(services.database, userId, { lastLoginAt: now });
   if (role === "owner") await markSsoOwnerSignedIn(services.database, organizationId, now);
   return { userId, role, provisioned };
+}
+
+/** Applies a role from the claims; answers true when it was kept because the member is the organization's last owner. */
+async function updateRoleUnlessLastOwner(services: DashboardServices, organizationId: string, userId: string, role: string): Promise<boolean> {
+  try {
+    await updateMembershipRole(services.database, { organizationId, userId, role });
+    return false;
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === "conflict") return true;
+    throw error;
+  }
 }
