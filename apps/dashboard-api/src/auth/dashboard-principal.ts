@@ -12,9 +12,12 @@ export interface DashboardPrincipal {
   organization: { id: string; name: string; slug: string };
   role: Role;
   permissions: ReadonlySet<Permission>;
-  /** Projects the user is assigned to. */
+  /** Projects the user is assigned to (owners and admins: whatever they were assigned; see `allProjects`). */
   projectIds: readonly string[];
-  /** Owners and admins act on every project; others only on `projectIds`. */
+  /**
+   * Owners and admins act on every project of the organization, which is never listed here;
+   * others only on `projectIds`. Scope queries with {@link projectScopeOf}, checks with {@link canUseProject}.
+   */
   allProjects: boolean;
   expiresAt: Date;
 }
@@ -22,4 +25,12 @@ export interface DashboardPrincipal {
 /** Whether the principal may act on a project (owners/admins: any; others: assigned projects). */
 export function canUseProject(principal: DashboardPrincipal, projectId: string): boolean {
   return principal.allProjects || principal.projectIds.includes(projectId);
+}
+
+/**
+ * The projects a query on the principal's behalf is limited to: `null` for every project of the
+ * organization (owners, admins), else the assigned ones (possibly none).
+ */
+export function projectScopeOf(principal: DashboardPrincipal): readonly string[] | null {
+  return principal.allProjects ? null : principal.projectIds;
 }
