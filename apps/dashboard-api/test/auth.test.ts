@@ -69,7 +69,7 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
     expect((await harness.request("POST", "/api/api-keys", { cookie: memberCookie, body: { name: "mine", project_id: assigned } })).status).toBe(201);
     const refused = await harness.request("POST", "/api/api-keys", { cookie: memberCookie, body: { name: "not mine", project_id: other } });
     expect(refused.status).toBe(403);
-  });
+  }, 30_000);
 
   it("answers the session with the cookie and 401 without or after logout", async () => {
     const cookie = await harness.login(admin.email, admin.password);
