@@ -423,13 +423,13 @@ function printFigures(figures) {
     ["dashboard start: listening", `${format(figures.dashboardListeningMs, 0)} ms`],
     ["one reload alone: load + compile", `${format(figures.reloadAlone.loadMs, 0)} + ${format(figures.reloadAlone.compileMs, 0)} ms`],
     [`revocation idle, median / max (${idleRefused.length})`, `${format(median(idleRefused), 0)} / ${format(maximum(idleRefused), 0)} ms`],
-    [`revocation under ${rate} req/s, median / max (${loadedRefused.length})`, `${format(median(loadedRefused), 0)} / ${format(maximum(loadedRefused), 0)} ms`],
+    [`revocation under ${rate} req/s, median / max (${loadedRefused.length})`, `${format(median(loadedRefused), 0)} / ${format(maximum(loadedRefused), 0)} ms`, "load"],
     ["snapshot reloads per change (idle)", format(figures.reloadsPerChange, 2)],
-    [`steady p99, hot key at ${rate} req/s`, `${format(hot.p99Ms, 2)} ms`],
-    ["worst latency in the 3 s after a change, median / max over changes", `${format(median(worstAfterChange), 1)} / ${format(maximum(worstAfterChange), 1)} ms`],
-    ["p99 under load with changes", `${format(underLoad.p99Ms, 2)} ms (errors ${underLoad.result.errors})`],
-    [`CPU per request, hot / spread over ${figures.spreadKeys} keys (${figures.spreadProjects} projects)`, `${format(hot.cpuMicrosPerRequest, 0)} / ${format(spread.cpuMicrosPerRequest, 0)} us`],
-    ["p99, hot / spread", `${format(hot.p99Ms, 2)} / ${format(spread.p99Ms, 2)} ms (errors ${hot.result.errors} / ${spread.result.errors})`],
+    [`steady p99, hot key at ${rate} req/s`, `${format(hot.p99Ms, 2)} ms`, "load"],
+    ["worst latency in the 3 s after a change, median / max over changes", `${format(median(worstAfterChange), 1)} / ${format(maximum(worstAfterChange), 1)} ms`, "load"],
+    ["p99 under load with changes", `${format(underLoad.p99Ms, 2)} ms (errors ${underLoad.result.errors})`, "load"],
+    [`CPU per request, hot / spread over ${figures.spreadKeys} keys (${figures.spreadProjects} projects)`, `${format(hot.cpuMicrosPerRequest, 0)} / ${format(spread.cpuMicrosPerRequest, 0)} us`, "load"],
+    ["p99, hot / spread", `${format(hot.p99Ms, 2)} / ${format(spread.p99Ms, 2)} ms (errors ${hot.result.errors} / ${spread.result.errors})`, "load"],
     ["peak RSS, gateway / dashboard", `${format(figures.gatewayPeakRssMb, 0)} / ${format(figures.dashboardPeakRssMb, 0)} MB`],
     [`dashboard session call at ${seeded.projectCount} projects, median / max (${figures.sessionMs.length})`, `${format(median(figures.sessionMs), 1)} / ${format(maximum(figures.sessionMs), 1)} ms`],
     [`dashboard key revocation (DELETE) at ${seeded.projectCount} projects, median / max (${deletes.length})`, `${format(median(deletes), 1)} / ${format(maximum(deletes), 1)} ms`],
@@ -441,7 +441,8 @@ function printFigures(figures) {
   );
   console.log("| figure | value |");
   console.log("| --- | --- |");
-  for (const [label, value] of rows) console.log(`| ${label} | ${value} |`);
+  // Without the load scenarios (BENCH_SCALE_LOAD=off) their rows are left out.
+  for (const [label, value, kind] of rows) if (kind !== "load" || figures.hot !== undefined) console.log(`| ${label} | ${value} |`);
   console.log(`Machine load average (1/5/15 min) before: ${figures.loadBefore.map((value) => value.toFixed(2)).join(" ")}, after: ${figures.loadAfter.map((value) => value.toFixed(2)).join(" ")} (2 cores, shared)`);
 }
 

@@ -38,7 +38,7 @@ function guardrailsOf(index) {
 export async function seedScaleControlPlane({ db, database, secretBox, keyCount, mockUrl }) {
   const projectCount = Math.max(1, Math.ceil(keyCount / scaleShape.keysPerProject));
   const postgres = database.provider === "postgresql";
-  const run = (sql, args = []) => database.queryStatement({ sql, args });
+  const run = (sql, args = []) => database.runStatements([{ sql, args }]);
   const now = new Date();
   const timestamp = postgres ? "CURRENT_TIMESTAMP" : `'${now.toISOString()}'`;
 
