@@ -16,7 +16,8 @@ export interface DashboardPrincipal {
   projectIds: readonly string[];
   /**
    * Owners and admins act on every project of the organization, which is never listed here;
-   * others only on `projectIds`. Scope queries with {@link projectScopeOf}, checks with {@link canUseProject}.
+   * others only on `projectIds`. A query scoped to the principal filters by `projectIds` only when
+   * this is false; checks go through {@link canUseProject}.
    */
   allProjects: boolean;
   expiresAt: Date;
@@ -25,12 +26,4 @@ export interface DashboardPrincipal {
 /** Whether the principal may act on a project (owners/admins: any; others: assigned projects). */
 export function canUseProject(principal: DashboardPrincipal, projectId: string): boolean {
   return principal.allProjects || principal.projectIds.includes(projectId);
-}
-
-/**
- * The projects a query on the principal's behalf is limited to: `null` for every project of the
- * organization (owners, admins), else the assigned ones (possibly none).
- */
-export function projectScopeOf(principal: DashboardPrincipal): readonly string[] | null {
-  return principal.allProjects ? null : principal.projectIds;
 }
