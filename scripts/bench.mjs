@@ -1,5 +1,7 @@
 // `pnpm bench`: every benchmark of the repository, one after the other (they share 2 cores,
-// so they never run at the same time). Figures are printed, never asserted.
+// so they never run at the same time). Figures are printed, never asserted. `pnpm bench <name>`
+// runs one of them; `pnpm bench scale` (the control plane at many keys on PostgreSQL + Redis,
+// see scripts/bench/scale-bench.mjs for its BENCH_SCALE_* settings) runs only when named.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -38,5 +40,10 @@ if (!only || only === "usage-durability") {
   console.log("\n## usage-durability (memory vs journal, and the SQLite usage writer thread)");
   const { runUsageDurabilityBenchmark } = await import("./bench/usage-durability-bench.mjs");
   await runUsageDurabilityBenchmark();
+}
+if (only === "scale") {
+  console.log("\n## scale (the control plane at many keys: seeding, start, revocation, reloads, hot vs spread keys, the dashboard)");
+  const { runScaleBenchmark } = await import("./bench/scale-bench.mjs");
+  await runScaleBenchmark();
 }
 process.exit(failed ? 1 : 0);

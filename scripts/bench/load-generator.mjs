@@ -131,7 +131,10 @@ class ResponseReader {
  * `process.hrtime.bigint()` values.
  */
 function createConnectionPool(target, maxConnections) {
-  const { host, port, bytes } = requestBytes(target);
+  // An array of targets (same host and port): each request takes the next one in turn.
+  const requests = (Array.isArray(target) ? target : [target]).map(requestBytes);
+  const { host, port } = requests[0];
+  let nextRequest = 0;
   const idle = [];
   const waiting = [];
   const all = new Set();
@@ -177,7 +180,8 @@ function createConnectionPool(target, maxConnections) {
   };
   const dispatch = (connection, request) => {
     connection.current = request;
-    connection.socket.write(bytes);
+    connection.socket.write(requests[nextRequest].bytes);
+    nextRequest = nextRequest + 1 === requests.length ? 0 : nextRequest + 1;
   };
   return {
     send(onDone) {
@@ -201,10 +205,11 @@ function createConnectionPool(target, maxConnections) {
  * a timer between sends and, when it wakes, sends every request that has come due, each charged
  * from its scheduled time (so its lateness counts against the system, as in wrk2). It does not
  * spin between sends: on a 2-core machine a spinning generator takes a whole core from the
- * process it measures.
+ * process it measures. `target` may be an array (same host and port), sent in turn;
+ * `onAnswer(scheduledNs, latencyMs, ok)` sees each answer as it arrives (for timelines).
  * @returns {Promise<{sent:number, ok:number, errors:number, latencies:number[], firstBytes:number[], lateness:number[]}>}
  */
-export async function openLoop({ target, rate, durationSeconds, connections = 256 }) {
+export async function openLoop({ target, rate, durationSeconds, connections = 256, onAnswer = null }) {
   const pool = createConnectionPool(target, connections);
   const total = Math.round(rate * durationSeconds);
   const intervalNs = 1e9 / rate;
@@ -228,10 +233,12 @@ export async function openLoop({ target, rate, durationSeconds, connections = 25
       lateness.push(Number(now - scheduled) / 1e6);
       outstanding += 1;
       pool.send((error, status, firstByteNs) => {
-        if (error === null && status >= 200 && status < 300) {
+        const ok = error === null && status >= 200 && status < 300;
+        if (ok) {
           latencies.push(Number(process.hrtime.bigint() - scheduled) / 1e6);
           firstBytes.push(firstByteNs === null ? Number.NaN : Number(firstByteNs - scheduled) / 1e6);
         } else errors += 1;
+        if (onAnswer !== null) onAnswer(scheduled, Number(process.hrtime.bigint() - scheduled) / 1e6, ok);
         outstanding -= 1;
         if (outstanding === 0 && allSent) allAnswered();
       });

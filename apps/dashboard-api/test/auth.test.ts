@@ -30,7 +30,7 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
     expect(session.object).toBe("auth.session");
     expect(session.person).toEqual({ id: admin.userId, email: admin.email, name: "Ada" });
     expect(session.organization).toEqual({ id: organization.id, name: "Acme", slug: organization.slug, object: "organization" });
-    expect(session.user).toMatchObject({ id: admin.userId, organization_id: organization.id, role: "admin", role_label: "Administrator", project_ids: [], object: "organization.user" });
+    expect(session.user).toMatchObject({ id: admin.userId, organization_id: organization.id, role: "admin", role_label: "Administrator", project_ids: [], all_projects: true, object: "organization.user" });
     expect(session.permissions).toEqual([...permissionsByRole.admin]);
     expect(session.organizations).toEqual([{ id: organization.id, name: "Acme", slug: organization.slug, user_id: admin.userId, role: "admin", authentication_required: "password" }]);
     expect(session.account).toEqual({ organization: session.organization, user: session.user, permissions: session.permissions, expires_at: session.expires_at });
@@ -50,6 +50,26 @@ describe.each(databaseTargets)("sessions (%s)", (target) => {
     expect(stored.some((row) => row.sessionHash === value)).toBe(false);
     expect(stored.some((row) => row.sessionHash === hashToken(value))).toBe(true);
   });
+
+  it("owners and admins act on every project without the session listing them; members only on their assignments", async () => {
+    const adminCookie = await harness.login(admin.email, admin.password);
+    const create = async (name: string) => (await harness.request("POST", "/api/projects", { cookie: adminCookie, body: { name } })).body.id as string;
+    const [assigned, other] = [await create("assigned"), await create("other")];
+    const adminSession = await harness.request("GET", "/v1/auth/session", { cookie: adminCookie });
+    expect(adminSession.body.user).toMatchObject({ project_ids: [], all_projects: true });
+    for (const projectId of [assigned, other]) {
+      expect((await harness.request("POST", "/api/api-keys", { cookie: adminCookie, body: { name: "admin key", project_id: projectId } })).status).toBe(201);
+    }
+
+    const member = await harness.createMember({ organizationId: organization.id, role: "member" });
+    expect((await harness.request("PATCH", `/api/members/${member.userId}`, { cookie: adminCookie, body: { project_ids: [assigned] } })).status).toBe(200);
+    const memberCookie = await harness.login(member.email, member.password);
+    const memberSession = await harness.request("GET", "/v1/auth/session", { cookie: memberCookie });
+    expect(memberSession.body.user).toMatchObject({ project_ids: [assigned], all_projects: false });
+    expect((await harness.request("POST", "/api/api-keys", { cookie: memberCookie, body: { name: "mine", project_id: assigned } })).status).toBe(201);
+    const refused = await harness.request("POST", "/api/api-keys", { cookie: memberCookie, body: { name: "not mine", project_id: other } });
+    expect(refused.status).toBe(403);
+  }, 30_000);
 
   it("answers the session with the cookie and 401 without or after logout", async () => {
     const cookie = await harness.login(admin.email, admin.password);

@@ -12,9 +12,13 @@ export interface DashboardPrincipal {
   organization: { id: string; name: string; slug: string };
   role: Role;
   permissions: ReadonlySet<Permission>;
-  /** Projects the user is assigned to. */
+  /** Projects the user is assigned to (owners and admins: whatever they were assigned; see `allProjects`). */
   projectIds: readonly string[];
-  /** Owners and admins act on every project; others only on `projectIds`. */
+  /**
+   * Owners and admins act on every project of the organization, which is never listed here;
+   * others only on `projectIds`. A query scoped to the principal filters by `projectIds` only when
+   * this is false; checks go through {@link canUseProject}.
+   */
   allProjects: boolean;
   expiresAt: Date;
 }

@@ -9,7 +9,8 @@ const organizationUser = z.object({
   name: z.string(),
   role: z.string(),
   role_label: z.string(),
-  project_ids: z.array(z.string()),
+  project_ids: z.array(z.string()).describe("Projects the user is assigned to"),
+  all_projects: z.boolean().describe("Owners and admins: true, they act on every project of the organization (not listed in `project_ids`)"),
   object: z.literal("organization.user"),
 });
 
@@ -57,7 +58,10 @@ export interface BuildAuthSessionInput {
   organization: { id: string; name: string; slug: string };
   role: Role;
   permissions: readonly string[];
+  /** Projects the user is assigned to. */
   projectIds: readonly string[];
+  /** Owners and admins: every project of the organization (never enumerated). */
+  allProjects: boolean;
   expiresAt: Date;
   /** The gateway's public base URL (the `DASHBOARD_GATEWAY_PUBLIC_URL` setting). */
   gatewayUrl: string;
@@ -89,6 +93,7 @@ export function buildAuthSession(input: BuildAuthSessionInput): AuthSession {
     role: input.role,
     role_label: roleLabels[input.role],
     project_ids: [...input.projectIds],
+    all_projects: input.allProjects,
     object: "organization.user" as const,
   };
   const permissions = [...input.permissions];

@@ -8,7 +8,6 @@ import {
   hashToken,
   listMembershipsOfUser,
   listProjectIdsOfUser,
-  listProjects,
   listTeamRolesOfUser,
   touchLoginSession,
 } from "@gateway/db";
@@ -59,11 +58,12 @@ export async function effectiveRoles(services: DashboardServices, userId: string
   return result;
 }
 
-/** The projects a member may act on: all of the organization's for owners/admins, else assigned ones. */
-export async function projectIdsFor(services: DashboardServices, input: { userId: string; organizationId: string; role: Role }): Promise<string[]> {
-  if (rolesWithAllProjects.includes(input.role)) {
-    return (await listProjects(services.database, input.organizationId)).map((project) => project.id);
-  }
+/**
+ * The projects a user is assigned to. Owners and admins act on every project of the organization
+ * whatever this holds (`allProjects`): their access is never an enumeration of the projects, so
+ * resolving them costs the same at 10 projects or 10,000.
+ */
+export async function projectIdsFor(services: DashboardServices, input: { userId: string; organizationId: string }): Promise<string[]> {
   return listProjectIdsOfUser(services.database, input.organizationId, input.userId);
 }
 
@@ -97,7 +97,7 @@ export async function resolvePrincipal(services: DashboardServices, request: Req
     organization: { id: session.organization.id, name: session.organization.name, slug: session.organization.slug },
     role,
     permissions: new Set(permissionsForRole(role)),
-    projectIds: await projectIdsFor(services, { userId: session.userId, organizationId: session.organizationId, role }),
+    projectIds: await projectIdsFor(services, { userId: session.userId, organizationId: session.organizationId }),
     allProjects: rolesWithAllProjects.includes(role),
     expiresAt: session.expiresAt,
   };
@@ -121,7 +121,8 @@ export async function loadAuthSession(
     organization: current.organization,
     role,
     permissions: permissionsForRole(role),
-    projectIds: await projectIdsFor(services, { userId: user.id, organizationId: input.organizationId, role }),
+    projectIds: await projectIdsFor(services, { userId: user.id, organizationId: input.organizationId }),
+    allProjects: rolesWithAllProjects.includes(role),
     expiresAt: input.expiresAt,
     gatewayUrl: services.settings.gatewayPublicUrl,
   });

@@ -1,6 +1,7 @@
 import { type AdmissionController, type BudgetRule, createAdmissionController, createRedisStore, periodWindow } from "@gateway/budget";
 import { budgetCounterVersion, createRecordedUsageLoaders, recordedSpendBudget, sumRecordedBudgetSpend, type BudgetRecord, type SqlClient } from "@gateway/db";
 import type { Redis } from "ioredis";
+import { batchRecordedSpend } from "./batch-recorded-spend.js";
 
 /**
  * Where the budget and rate-limit figures of the status endpoints come from:
@@ -21,11 +22,14 @@ export interface LimitCounters {
 /**
  * Reads the gateways' Redis counters (same key prefix). A budget counter (or a token window of
  * an hour or more) that is missing is rebuilt from the recorded usage here exactly as a gateway
- * would rebuild it, so the figure equals the one the next admission uses.
+ * would rebuild it, so the figure equals the one the next admission uses (the budgets missing in
+ * one read are rebuilt with one grouped query: {@link batchRecordedSpend}).
  */
 export function createRedisLimitCounters(options: { redis: Redis; keyPrefix: string; database: SqlClient }): LimitCounters {
   const store = createRedisStore({ redis: options.redis, keyPrefix: options.keyPrefix });
-  const { loadRecordedSpend, loadRecordedTokens } = createRecordedUsageLoaders(options.database);
+  const { loadRecordedTokens } = createRecordedUsageLoaders(options.database);
+  // Missing budget counters found by one status read are rebuilt with one grouped query.
+  const loadRecordedSpend = batchRecordedSpend((organizationId, budgets) => sumRecordedBudgetSpend(options.database, { organizationId, budgets }));
   const reader = createAdmissionController({ store, loadRecordedSpend, loadRecordedTokens });
   return { reader, source: "shared_counters" };
 }

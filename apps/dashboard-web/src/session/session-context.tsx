@@ -17,7 +17,7 @@ const SessionContext = createContext<SessionValue | null>(null);
 export function SessionProvider(props: { session: AuthSession; children: ReactNode }) {
   const value = useMemo<SessionValue>(() => {
     const permissions = new Set(props.session.permissions);
-    const allProjects = props.session.user.role === "owner" || props.session.user.role === "admin";
+    const allProjects = props.session.user.all_projects;
     const projects = new Set(props.session.user.project_ids);
     return {
       session: props.session,
