@@ -1,5 +1,8 @@
 export type {
   ConnectionKind,
+  ControlPlaneChange,
+  ControlPlaneConfiguration,
+  ControlPlaneConfigurationPart,
   ControlPlaneSnapshot,
   McpAuthKind,
   McpTransport,
