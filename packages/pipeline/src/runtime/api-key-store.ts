@@ -33,12 +33,11 @@ export class ApiKeyStore {
 
   /** Adds or replaces a key (a record equal to the one held is kept, not replaced). */
   putApiKey(key: SnapshotApiKey): void {
+    const existing = this.apiKeysById.get(key.id);
+    // A full reload reads every key again: an unchanged one allocates nothing that outlives the page.
+    if (existing !== undefined && sameApiKey(existing, key)) return;
     const record = this.compactApiKey(key);
-    const existing = this.apiKeysById.get(record.id);
-    if (existing !== undefined) {
-      if (sameApiKey(existing, record)) return;
-      this.apiKeysByHash.delete(existing.secretHash);
-    }
+    if (existing !== undefined) this.apiKeysByHash.delete(existing.secretHash);
     this.apiKeysById.set(record.id, record);
     this.apiKeysByHash.set(record.secretHash, record);
   }
@@ -67,12 +66,10 @@ export class ApiKeyStore {
 
   /** Adds or replaces an MCP token. */
   putMcpToken(token: SnapshotMcpToken): void {
+    const existing = this.mcpTokensById.get(token.id);
+    if (existing !== undefined && sameMcpToken(existing, token)) return;
     const record = this.compactMcpToken(token);
-    const existing = this.mcpTokensById.get(record.id);
-    if (existing !== undefined) {
-      if (sameMcpToken(existing, record)) return;
-      this.mcpTokensByHash.delete(existing.tokenHash);
-    }
+    if (existing !== undefined) this.mcpTokensByHash.delete(existing.tokenHash);
     this.mcpTokensById.set(record.id, record);
     this.mcpTokensByHash.set(record.tokenHash, record);
   }
@@ -203,7 +200,7 @@ function sameApiKey(left: SnapshotApiKey, right: SnapshotApiKey): boolean {
     left.projectId === right.projectId &&
     left.teamId === right.teamId &&
     left.name === right.name &&
-    left.secretHash === right.secretHash &&
+    sameHash(left.secretHash, right.secretHash) &&
     sameDate(left.expiresAt, right.expiresAt) &&
     left.createdByUserId === right.createdByUserId
   );
@@ -215,9 +212,14 @@ function sameMcpToken(left: SnapshotMcpToken, right: SnapshotMcpToken): boolean 
     left.apiKeyId === right.apiKeyId &&
     left.serverId === right.serverId &&
     left.userId === right.userId &&
-    left.tokenHash === right.tokenHash &&
+    sameHash(left.tokenHash, right.tokenHash) &&
     sameDate(left.expiresAt, right.expiresAt)
   );
+}
+
+/** The held hash is lower-case; the stored one normally is too (no new string then). */
+function sameHash(held: string, stored: string): boolean {
+  return held === stored || held === stored.toLowerCase();
 }
 
 function sameDate(left: Date | null, right: Date | null): boolean {
