@@ -1,4 +1,5 @@
 import type { SnapshotApiKey, SnapshotMcpToken } from "@gateway/contracts";
+import { ShardedMap } from "./sharded-map.js";
 
 /** Entries handled between two yields to the event loop while sweeping. */
 const sweepChunk = 20_000;
@@ -14,10 +15,11 @@ const sweepChunk = 20_000;
  * V8 heap (both maps included; measured in `scripts/bench/control-plane-keys.mjs`).
  */
 export class ApiKeyStore {
-  readonly apiKeysByHash = new Map<string, SnapshotApiKey>();
-  readonly apiKeysById = new Map<string, SnapshotApiKey>();
-  readonly mcpTokensByHash = new Map<string, SnapshotMcpToken>();
-  readonly mcpTokensById = new Map<string, SnapshotMcpToken>();
+  // Sharded: growing one Map of a million keys would rehash it all in one go.
+  readonly apiKeysByHash = new ShardedMap<SnapshotApiKey>();
+  readonly apiKeysById = new ShardedMap<SnapshotApiKey>();
+  readonly mcpTokensByHash = new ShardedMap<SnapshotMcpToken>();
+  readonly mcpTokensById = new ShardedMap<SnapshotMcpToken>();
   /** One string per distinct organization, project, team and user id. */
   private readonly sharedIds = new Map<string, string>();
   /** Ids changed by deltas while a full reload runs: its (older) page rows must not overwrite them. */
@@ -101,24 +103,25 @@ export class ApiKeyStore {
   beginReload(): ApiKeyStoreReload {
     const changed = new Set<string>();
     this.changedDuringReload = changed;
-    const seenKeys = new Set<string>();
-    const seenTokens = new Set<string>();
+    // Sharded for the reason the maps are: a Set of a million ids grows by rehashing it whole.
+    const seenKeys = new ShardedMap<true>();
+    const seenTokens = new ShardedMap<true>();
     return {
       putApiKeys: (rows) => {
         for (const row of rows) {
-          seenKeys.add(row.id);
+          seenKeys.set(row.id, true);
           if (!changed.has(`k${row.id}`)) this.putApiKey(row);
         }
       },
       putMcpTokens: (rows) => {
         for (const row of rows) {
-          seenTokens.add(row.id);
+          seenTokens.set(row.id, true);
           if (!changed.has(`t${row.id}`)) this.putMcpToken(row);
         }
       },
       finish: async (yieldToEventLoop) => {
         let handled = 0;
-        // A Map iterator stays valid across deletions and the deltas' insertions between yields.
+        // Map iterators stay valid across deletions and the deltas' insertions between yields.
         for (const id of this.apiKeysById.keys()) {
           if (!seenKeys.has(id) && !changed.has(`k${id}`)) this.deleteApiKey(id);
           if (++handled % sweepChunk === 0) await yieldToEventLoop();
