@@ -11,7 +11,7 @@ const sweepChunk = 20_000;
  *
  * Records are compact: one hidden class per kind, the organization, project, team and user ids
  * shared between the keys that name them (one string per distinct id, not one per key), the
- * hash map's key is the record's own `secretHash` string. About 300 bytes per key on the
+ * hash map's key is the record's own `secretHash` string. About 320 bytes per key on the
  * V8 heap (both maps included; measured in `scripts/bench/control-plane-keys.mjs`).
  */
 export class ApiKeyStore {
