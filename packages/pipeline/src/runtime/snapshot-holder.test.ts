@@ -336,6 +336,33 @@ describe("createSnapshotHolder with a change log (deltas)", () => {
     await holder.stop();
   });
 
+  it("refuses a key revoked while a long full reload runs, before that reload ends", async () => {
+    const store = createLoggedSource(4);
+    const holder = createSnapshotHolder({ source: store.source, pollIntervalMs: 60_000, keyPageSize: 2 });
+    await holder.start();
+    // The next full reload stalls on its second page until the test lets it go.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loadApiKeys = store.source.deltas!.loadApiKeys;
+    let pages = 0;
+    store.source.deltas!.loadApiKeys = async (selection) => {
+      if (!("ids" in selection) && ++pages === 2) await gate;
+      return loadApiKeys(selection);
+    };
+    const reloading = holder.reload();
+    await vi.waitFor(() => expect(pages).toBe(2), { timeout: 2000, interval: 5 });
+    const change = store.revoke("key_1");
+    store.announce({ version: change.version, changes: [change] });
+    await vi.waitFor(() => expect(() => authenticateSecret(testApiKey, holder.current())).toThrow(), { timeout: 2000, interval: 5 });
+    release();
+    await reloading;
+    await holder.refresh();
+    expect(holder.current().version).toBe(change.version);
+    expect(holder.current().apiKeysById.has("key_1")).toBe(false);
+    expect(holder.current().apiKeysById.size).toBe(3);
+    await holder.stop();
+  });
+
   it("catches up by polling when nobody announces, and tells onVersionChange the logged changes", async () => {
     const store = createLoggedSource(2);
     const announced: [string, readonly ControlPlaneChange[] | undefined][] = [];
