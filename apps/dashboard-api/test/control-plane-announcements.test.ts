@@ -38,7 +38,7 @@ describe.skipIf(!redisUrl)("startDashboard with REDIS_URL", () => {
   let testDatabase: TestDatabase;
   let dashboard: RunningDashboard;
   let subscriber: Redis;
-  const messages: { version: string | null; origin: string | null }[] = [];
+  const messages: { version: string | null; origin: string | null; changes?: { version: string; table: string; ids: string[] | null }[] }[] = [];
   let cookie: string;
 
   async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -97,7 +97,8 @@ describe.skipIf(!redisUrl)("startDashboard with REDIS_URL", () => {
     expect(revoked.body.status).toBe("revoked");
     const version = await readControlPlaneVersion(testDatabase.database);
     await vi.waitFor(() => expect(messages.length).toBe(announcedBefore + 1), { timeout: 3000, interval: 10 });
-    expect(messages.at(-1)).toEqual({ version, origin: null });
+    // With what changed, so that gateways one version behind delete the key without reading anything.
+    expect(messages.at(-1)).toEqual({ version, origin: null, changes: [{ version, table: "api_keys", ids: [key.body.id] }] });
 
     // Not a control-plane write: nothing announced. Announcements go out in order on one connection, so once the
     // project created afterwards is announced, an announcement of the notification channel would have arrived too.

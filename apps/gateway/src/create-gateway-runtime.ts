@@ -59,8 +59,8 @@ export interface GatewayLogger {
 
 /** Facts of the runtime's long-lived parts, for metrics (each optional). */
 export interface GatewayRuntimeEvents {
-  /** A control-plane snapshot was loaded (`start` included). */
-  snapshotReloaded?(reason: SnapshotReloadReason): void;
+  /** A control-plane snapshot was loaded (`start` included) or a change applied as a delta. */
+  snapshotReloaded?(reason: SnapshotReloadReason, mode?: "full" | "delta"): void;
   /** A version check or reload failed; the previous snapshot stays in service. */
   snapshotReloadFailed?(): void;
   /** Usage events were dropped (queue full while the database failed, or unwritten at shutdown). */
@@ -102,6 +102,7 @@ export interface GatewayRuntimeOptions {
       Pick<
         GatewaySettings,
         | "redisKeyPrefix"
+        | "snapshotFullReloadMs"
         | "redisFailureModeBudgets"
         | "redisFailureModeRateLimits"
         | "deliveryFlushMs"
@@ -264,6 +265,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   const source: ControlPlaneSource = {
     load: () => options.source.load(),
     readVersion: () => options.source.readVersion(),
+    ...(options.source.deltas === undefined ? {} : { deltas: options.source.deltas }),
     async subscribe(onChange) {
       const unsubscribers = [
         ...(options.source.subscribe ? [await options.source.subscribe(onChange)] : []),
@@ -279,17 +281,22 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   const snapshots = createSnapshotHolder({
     source,
     pollIntervalMs: settings.snapshotPollMs,
+    ...(settings.snapshotFullReloadMs === undefined ? {} : { fullReloadIntervalMs: settings.snapshotFullReloadMs }),
     onError: (error) => {
       events.snapshotReloadFailed?.();
       logger.error("Control-plane snapshot refresh failed; serving the previous snapshot.", error);
     },
     // This instance noticed a change by polling: tell the others at once (before loading it
     // ourselves) so that they load in parallel instead of waiting for their own poll.
-    onVersionChange: (version) => changes?.announce(version),
-    onReload: (snapshot, reason) => {
-      events.snapshotReloaded?.(reason);
-      if (reason !== "start") void refreshDeliveryTargets();
-      if (reason !== "start" && snapshot.snapshot.mcpServers.length > 0) preloadMcp?.();
+    onVersionChange: (version, logged) => changes?.announce(version, logged),
+    onReload: (snapshot, reason, details) => {
+      events.snapshotReloaded?.(reason, details.mode);
+      if (reason === "start") return;
+      // Keys and MCP tokens alone (a revocation) change neither the delivery targets nor the MCP servers.
+      const keysOnly = details.mode === "delta" && details.changes.every((change) => change.table === "api_keys" || change.table === "mcp_tokens");
+      if (keysOnly) return;
+      void refreshDeliveryTargets();
+      if (snapshot.snapshot.mcpServers.length > 0) preloadMcp?.();
     },
   });
   await snapshots.start();

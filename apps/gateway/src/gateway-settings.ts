@@ -37,6 +37,7 @@ const settingsSchema = z.object({
   GATEWAY_STREAM_MAX_DURATION_MS: integer(0).default(0),
   GATEWAY_RESPONSES_RETENTION_DAYS: integer(1).max(3650).default(30),
   GATEWAY_SNAPSHOT_POLL_MS: integer(10).max(1000).default(300),
+  GATEWAY_SNAPSHOT_FULL_RELOAD_MS: integer(0).default(600_000),
   GATEWAY_MCP_TIMEOUT_MS: integer(1).default(60_000),
   GATEWAY_MCP_LIST_TIMEOUT_MS: integer(1).default(10_000),
   GATEWAY_MCP_CATALOG_TTL_MS: integer(0).default(10_000),
@@ -131,6 +132,8 @@ export interface GatewaySettings {
   /** How long stored Responses (`store`) are kept, in days (default 30, as OpenAI keeps them). */
   responsesRetentionDays: number;
   snapshotPollMs: number;
+  /** How often the whole control plane is re-read although every change arrived as a delta (0: only on start and on a gap). */
+  snapshotFullReloadMs?: number;
   /** MCP: the longest one call to an upstream MCP server (a tool call, a prompt, a resource read) may take. */
   mcpTimeoutMs: number;
   /** MCP: the longest connecting to an upstream MCP server, refreshing its grant, or one of its lists may take. */
@@ -242,6 +245,7 @@ export function readGatewaySettings(environment: Record<string, string | undefin
     streamMaxDurationMs: values.GATEWAY_STREAM_MAX_DURATION_MS,
     responsesRetentionDays: values.GATEWAY_RESPONSES_RETENTION_DAYS,
     snapshotPollMs: values.GATEWAY_SNAPSHOT_POLL_MS,
+    snapshotFullReloadMs: values.GATEWAY_SNAPSHOT_FULL_RELOAD_MS,
     mcpTimeoutMs: values.GATEWAY_MCP_TIMEOUT_MS,
     mcpListTimeoutMs: values.GATEWAY_MCP_LIST_TIMEOUT_MS,
     mcpCatalogTtlMs: values.GATEWAY_MCP_CATALOG_TTL_MS,

@@ -1,15 +1,20 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import type { UsageEventRecord } from "@gateway/contracts";
+import type { ControlPlaneChange, UsageEventRecord } from "@gateway/contracts";
 import {
   type SecretBox,
   type SqlClient,
   type UsageWriterThread,
   listEnabledNotificationChannels,
   listEnabledTelemetryDestinations,
+  loadActiveApiKeys,
+  loadActiveMcpTokens,
+  loadControlPlaneConfiguration,
+  loadControlPlaneParts,
   loadControlPlaneSnapshot,
   markMcpServerAuthorizationFailed,
+  readControlPlaneChanges,
   readControlPlaneVersion,
   readMcpServerGrant,
   storeRefreshedMcpServerTokens,
@@ -126,11 +131,19 @@ export async function serveGateway<D extends ServableDatabase>(
       source: {
         load: () => loadControlPlaneSnapshot(database, { secretBox }),
         readVersion: () => readControlPlaneVersion(database),
-        // PostgreSQL: LISTEN gateway_control_plane (the version triggers NOTIFY it), next to Redis announcements when configured.
+        // Changes are applied as what they name (control_plane_changes); full reloads page through the keys.
+        deltas: {
+          readChanges: (afterVersion, limit) => readControlPlaneChanges(database, { afterVersion, limit }),
+          loadConfiguration: () => loadControlPlaneConfiguration(database, { secretBox }),
+          loadConfigurationParts: (parts) => loadControlPlaneParts(database, parts, { secretBox }),
+          loadApiKeys: (selection) => loadActiveApiKeys(database, selection),
+          loadMcpTokens: (selection) => loadActiveMcpTokens(database, selection),
+        },
+        // PostgreSQL: LISTEN gateway_control_plane (the version triggers NOTIFY it with the change), next to Redis announcements when configured.
         ...(database.provider === "postgresql" && settings.postgresListen
           ? {
-              subscribe: (onChange: (version?: string | null) => void) =>
-                subscribeControlPlaneChanges(database, onChange, {
+              subscribe: (onChange: (announcement: { version: string; changes?: ControlPlaneChange[] }) => void) =>
+                subscribeControlPlaneChanges(database, (version, notification) => onChange({ version, ...(notification.change ? { changes: [notification.change] } : {}) }), {
                   onError: (error) => logger.error("PostgreSQL LISTEN for control-plane changes failed; reconnecting (polling continues).", error),
                 }),
             }

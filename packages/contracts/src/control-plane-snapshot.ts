@@ -27,6 +27,27 @@ export interface ControlPlaneSnapshot {
   mcpTokens: SnapshotMcpToken[];
 }
 
+/**
+ * The snapshot without its per-key tables (`apiKeys`, `mcpTokens`): the part that is small
+ * (organizations, projects, connections, routes, policies, budgets, limits, MCP servers) and
+ * rebuilt whole when one of its tables changes, while the key maps are changed row by row.
+ */
+export type ControlPlaneConfiguration = Omit<ControlPlaneSnapshot, "apiKeys" | "mcpTokens">;
+
+/** The tables of {@link ControlPlaneConfiguration}, by their snapshot field. */
+export type ControlPlaneConfigurationPart = Exclude<keyof ControlPlaneConfiguration, "version">;
+
+/**
+ * One control-plane change as the database logs and announces it: the version it produced,
+ * the table (`api_keys`, `policies`, ...) and the changed rows' ids (null: too many to list,
+ * reload that table whole).
+ */
+export interface ControlPlaneChange {
+  version: string;
+  table: string;
+  ids: readonly string[] | null;
+}
+
 /** An organization of the snapshot. */
 export interface SnapshotOrganization {
   id: string;

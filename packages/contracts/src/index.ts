@@ -1,4 +1,7 @@
 export type {
+  ControlPlaneChange,
+  ControlPlaneConfiguration,
+  ControlPlaneConfigurationPart,
   ControlPlaneSnapshot,
   SnapshotApiKey,
   SnapshotBudget,

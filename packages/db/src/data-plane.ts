@@ -15,8 +15,14 @@ export { reencryptStoredSecrets } from "./reencrypt-stored-secrets.js";
 export type { ReencryptionResult } from "./reencrypt-stored-secrets.js";
 export { loadSecretBoxFromEnvironment } from "./load-secret-box-from-environment.js";
 export type { LoadSecretBoxOptions, DatabaseLogger } from "./load-secret-box-from-environment.js";
-export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
-export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
+export {
+  loadControlPlaneSnapshot,
+  loadControlPlaneConfiguration,
+  loadControlPlaneParts,
+  loadActiveApiKeys,
+  loadActiveMcpTokens,
+} from "./control-plane-snapshot.js";
+export type { KeyRowSelection, LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
 export {
   budgetAmountMicrosSchema,
   budgetAmountUsdSchema,
@@ -32,8 +38,14 @@ export {
 } from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
+export { readControlPlaneChanges } from "./read-control-plane-changes.js";
+export type { ReadControlPlaneChangesOptions } from "./read-control-plane-changes.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
-export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
+export type {
+  ControlPlaneNotification,
+  SubscribeControlPlaneChangesOptions,
+  UnsubscribeControlPlaneChanges,
+} from "./subscribe-control-plane-changes.js";
 export { writeUsageBatch, appendUsageEvents, applyUsageRollups } from "./usage-events.js";
 export type { UsageBatchOptions } from "./usage-events.js";
 export { openUsageWriterThread } from "./open-usage-writer-thread.js";

@@ -62,12 +62,24 @@ export {
   routeTargetWeightSchema,
 } from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
-export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";
-export type { LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
+export {
+  loadControlPlaneSnapshot,
+  loadControlPlaneConfiguration,
+  loadControlPlaneParts,
+  loadActiveApiKeys,
+  loadActiveMcpTokens,
+} from "./control-plane-snapshot.js";
+export type { KeyRowSelection, LoadControlPlaneSnapshotOptions } from "./control-plane-snapshot.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";
+export { readControlPlaneChanges } from "./read-control-plane-changes.js";
+export type { ReadControlPlaneChangesOptions } from "./read-control-plane-changes.js";
 export { writeStoredResponse, readStoredResponse, deleteStoredResponse, deleteStoredResponsesSweep } from "./stored-responses.js";
 export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from "./subscribe-control-plane-changes.js";
-export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
+export type {
+  ControlPlaneNotification,
+  SubscribeControlPlaneChangesOptions,
+  UnsubscribeControlPlaneChanges,
+} from "./subscribe-control-plane-changes.js";
 
 // Usage
 export { appendUsageEvents, applyUsageRollups, writeUsageBatch, aggregateUsageRollups, rollupModelKey } from "./usage-events.js";

@@ -1,7 +1,11 @@
+import type { ControlPlaneChange } from "@gateway/contracts";
 import pg from "pg";
 import type { SqlClient } from "./sql-client.js";
 
-/** The PostgreSQL channel the control-plane triggers notify (`pg_notify('gateway_control_plane', <table>)`). */
+/**
+ * The PostgreSQL channel the control-plane triggers notify, with the payload
+ * `{"schema","version","table","ids"}` (ids null when the statement changed more than 100 rows).
+ */
 export const controlPlaneNotificationChannel = "gateway_control_plane";
 
 /** Where a PostgreSQL database opened by `createDatabase` listens (kept out of the object: the URL may hold a password). */
@@ -27,16 +31,26 @@ export interface SubscribeControlPlaneChangesOptions {
   maxReconnectDelayMs?: number;
 }
 
+/**
+ * What a notification told: the new version and, when the payload listed them, the one change
+ * that produced it (table and ids). Without `change`, read the change log.
+ */
+export interface ControlPlaneNotification {
+  version: string;
+  change?: ControlPlaneChange;
+}
+
 /** Stops listening and closes the dedicated connection. */
 export type UnsubscribeControlPlaneChanges = () => Promise<void>;
 
 /**
  * Push notifications of control-plane changes on PostgreSQL: a dedicated `pg` connection runs
  * `LISTEN gateway_control_plane` (the version triggers `NOTIFY` it on every control-plane
- * write, raw SQL from other processes included). On each notification it reads this schema's
- * control-plane version on the same connection and calls `onChange(version)` only when the
- * version differs from the last one it saw, so notifications from other schemas of the same
- * database (NOTIFY is database-wide) cost one small read and nothing else. A lost connection
+ * write, raw SQL from other processes included). A notification names its schema, version,
+ * table and ids: one of this schema with a version above the last one seen calls
+ * `onChange(version, { version, change })` at once (no read); other schemas' (NOTIFY is
+ * database-wide) are ignored. A payload without a version (older triggers) costs one version
+ * read on the same connection, and `onChange` runs when it moved. A lost connection
  * is re-established with exponential backoff (`onError` is told); after a reconnect,
  * `onChange` runs when the version moved meanwhile (notifications are not queued while
  * disconnected). Resolves once the first `LISTEN` succeeded or failed (a failure keeps
@@ -45,7 +59,7 @@ export type UnsubscribeControlPlaneChanges = () => Promise<void>;
  */
 export async function subscribeControlPlaneChanges(
   db: SqlClient,
-  onChange: (version: string) => void,
+  onChange: (version: string, notification: ControlPlaneNotification) => void,
   options: SubscribeControlPlaneChangesOptions = {},
 ): Promise<UnsubscribeControlPlaneChanges> {
   if (db.provider !== "postgresql") return async () => undefined;
@@ -69,10 +83,39 @@ export async function subscribeControlPlaneChanges(
   async function readVersion(from: pg.Client): Promise<void> {
     const result = await from.query<{ version: string }>('SELECT "version"::text AS "version" FROM "control_plane_version" WHERE "id" = 1');
     const version = result.rows[0]?.version;
-    if (version === undefined || version === lastVersion) return;
+    // Notifications may have told a newer version meanwhile: only ever move forward.
+    if (version === undefined || (lastVersion !== undefined && Number(version) <= Number(lastVersion))) return;
     const first = lastVersion === undefined;
     lastVersion = version;
-    if (!first) onChange(version);
+    if (!first) onChange(version, { version });
+  }
+
+  /** A payload of this schema's triggers: told at once; anything else: read the version. */
+  function receive(from: pg.Client, payload: string | undefined): void {
+    const notification = parseNotification(payload);
+    if (notification === "other-schema") return;
+    if (notification === null || lastVersion === undefined) {
+      checkVersion(from);
+      return;
+    }
+    if (Number(notification.version) <= Number(lastVersion)) return;
+    lastVersion = notification.version;
+    onChange(notification.version, notification);
+  }
+
+  function parseNotification(payload: string | undefined): ControlPlaneNotification | "other-schema" | null {
+    if (payload === undefined || !payload.startsWith("{")) return null;
+    let parsed: { schema?: unknown; version?: unknown; table?: unknown; ids?: unknown };
+    try {
+      parsed = JSON.parse(payload) as typeof parsed;
+    } catch {
+      return null;
+    }
+    if (typeof parsed.schema === "string" && parsed.schema !== connection!.schema) return "other-schema";
+    if (typeof parsed.version !== "string" || !/^\d+$/.test(parsed.version)) return null;
+    const ids = Array.isArray(parsed.ids) && parsed.ids.every((id) => typeof id === "string") ? (parsed.ids as string[]) : null;
+    if (typeof parsed.table !== "string" || ids === null) return { version: parsed.version };
+    return { version: parsed.version, change: { version: parsed.version, table: parsed.table, ids } };
   }
 
   function checkVersion(from: pg.Client): void {
@@ -124,7 +167,7 @@ export async function subscribeControlPlaneChanges(
     next.on("error", onLost);
     next.on("end", () => onLost());
     next.on("notification", (message) => {
-      if (message.channel === controlPlaneNotificationChannel) checkVersion(next);
+      if (message.channel === controlPlaneNotificationChannel) receive(next, message.payload);
     });
     try {
       await next.connect();

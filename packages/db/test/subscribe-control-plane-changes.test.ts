@@ -51,6 +51,21 @@ describe.skipIf(postgresql.skip)("subscribeControlPlaneChanges on PostgreSQL", (
     }
   });
 
+  it("tells the changed table and ids with the version, and ignores other schemas' notifications without a read", async () => {
+    const notifications: unknown[] = [];
+    const unsubscribe = await subscribeControlPlaneChanges(database, (_version, notification) => notifications.push(notification));
+    try {
+      // What another schema's trigger sends (NOTIFY is database-wide).
+      await other.query(`SELECT pg_notify('gateway_control_plane', '{"schema":"someone_else","version":"999999","table":"api_keys","ids":["x"]}')`);
+      const { rows } = await other.query<{ id: string }>("UPDATE projects SET name = name || '?' RETURNING id");
+      const expected = await readControlPlaneVersion(database);
+      await vi.waitFor(() => expect(notifications).toHaveLength(1), { timeout: 5000, interval: 10 });
+      expect(notifications).toEqual([{ version: expected, change: { version: expected, table: "projects", ids: rows.map((row) => row.id) } }]);
+    } finally {
+      await unsubscribe();
+    }
+  });
+
   it("stops calling onChange after unsubscribe", async () => {
     const versions: string[] = [];
     const unsubscribe = await subscribeControlPlaneChanges(database, (version) => versions.push(version));

@@ -60,8 +60,10 @@ export { generateRequestId } from "./runtime/generate-request-id.js";
 export { compileSnapshot } from "./runtime/compile-snapshot.js";
 export type { CompiledSnapshot } from "./runtime/compile-snapshot.js";
 export { createSnapshotHolder } from "./runtime/snapshot-holder.js";
-export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadReason } from "./runtime/snapshot-holder.js";
-export type { ControlPlaneSource } from "./runtime/control-plane-source.js";
+export type { SnapshotHolder, SnapshotHolderSettings, SnapshotReloadDetails, SnapshotReloadReason } from "./runtime/snapshot-holder.js";
+export type { ControlPlaneAnnouncement, ControlPlaneDeltaSource, ControlPlaneSource } from "./runtime/control-plane-source.js";
+export { ApiKeyStore } from "./runtime/api-key-store.js";
+export type { ApiKeyStoreReload } from "./runtime/api-key-store.js";
 export { checkReadiness } from "./runtime/check-readiness.js";
 export type { ReadinessCheck, ReadinessReport } from "./runtime/check-readiness.js";
 export { createMemoryResponseStore } from "./runtime/response-store.js";
@@ -78,7 +80,11 @@ export type { AdapterRegistry } from "./runtime/adapter-registry.js";
 export { createRedisAffinityStore } from "./runtime/redis-affinity-store.js";
 export type { RedisAffinityStoreSettings } from "./runtime/redis-affinity-store.js";
 export { announceControlPlaneChange, controlPlaneChannelName, createControlPlaneChangeChannel } from "./runtime/control-plane-change-channel.js";
-export type { ControlPlaneChangeChannel, ControlPlaneChangeChannelSettings } from "./runtime/control-plane-change-channel.js";
+export type {
+  AnnounceControlPlaneChangeOptions,
+  ControlPlaneChangeChannel,
+  ControlPlaneChangeChannelSettings,
+} from "./runtime/control-plane-change-channel.js";
 export { createNotificationGate } from "./runtime/notification-gate.js";
 export type { NotificationGate } from "./runtime/notification-gate.js";
 export { notifyAdmissionRefusals } from "./runtime/notify-admission-refusals.js";

@@ -67,24 +67,28 @@ describe.skipIf(!testRedisUrl)("state shared by gateway instances through Redis"
     expect(errors.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("announces control-plane changes to other instances with their version, not to the announcer", async () => {
+  it("announces control-plane changes to other instances with their version and changes, not to the announcer", async () => {
     const one = createControlPlaneChangeChannel({ redis: connect(), subscriber: connect(), keyPrefix });
     const two = createControlPlaneChangeChannel({ redis: connect(), subscriber: connect(), keyPrefix });
-    const seenByOne: (string | null)[] = [];
-    const seenByTwo: (string | null)[] = [];
-    const stopOne = await one.subscribe((version) => seenByOne.push(version));
-    const stopTwo = await two.subscribe((version) => seenByTwo.push(version));
+    const seenByOne: unknown[] = [];
+    const seenByTwo: unknown[] = [];
+    const stopOne = await one.subscribe((announcement) => seenByOne.push(announcement));
+    const stopTwo = await two.subscribe((announcement) => seenByTwo.push(announcement));
     // SUBSCRIBE is not awaited by design; wait until both are registered.
     await vi.waitFor(async () => expect(Number((await clients[0]!.pubsub("NUMSUB", `${keyPrefix}control-plane`))[1])).toBe(2), {
       timeout: 3000,
       interval: 20,
     });
     one.announce("v42");
-    await vi.waitFor(() => expect(seenByTwo).toEqual(["v42"]), { timeout: 3000, interval: 10 });
-    // The dashboard's call (no origin, no version) reaches everybody.
-    expect(await announceControlPlaneChange({ redis: clients[0]!, keyPrefix })).toBe(2);
-    await vi.waitFor(() => expect(seenByOne).toEqual([null]), { timeout: 3000, interval: 10 });
-    await vi.waitFor(() => expect(seenByTwo).toEqual(["v42", null]), { timeout: 3000, interval: 10 });
+    await vi.waitFor(() => expect(seenByTwo).toEqual([{ version: "v42" }]), { timeout: 3000, interval: 10 });
+    // The dashboard's call (no origin) reaches everybody, with the changes that led to its version.
+    const revoked = { version: "43", table: "api_keys", ids: ["key_7"] };
+    expect(await announceControlPlaneChange({ redis: clients[0]!, keyPrefix, version: "43", changes: [revoked] })).toBe(2);
+    await vi.waitFor(() => expect(seenByOne).toEqual([{ version: "43", changes: [revoked] }]), { timeout: 3000, interval: 10 });
+    await vi.waitFor(() => expect(seenByTwo).toEqual([{ version: "v42" }, { version: "43", changes: [revoked] }]), { timeout: 3000, interval: 10 });
+    // Changes that do not end at the announced version are left out (receivers read the log).
+    await announceControlPlaneChange({ redis: clients[0]!, keyPrefix, version: "45", changes: [revoked] });
+    await vi.waitFor(() => expect(seenByOne.at(-1)).toEqual({ version: "45" }), { timeout: 3000, interval: 10 });
     await stopOne();
     await stopTwo();
   });

@@ -1,4 +1,5 @@
-import { type DatabaseClient, type SqlClient, readControlPlaneVersion } from "@gateway/db";
+import type { ControlPlaneChange as LoggedControlPlaneChange } from "@gateway/contracts";
+import { type DatabaseClient, type SqlClient, readControlPlaneChanges, readControlPlaneVersion } from "@gateway/db";
 import { announceControlPlaneChange } from "@gateway/pipeline";
 import type { Redis } from "ioredis";
 import type { DashboardLogger } from "../dashboard-logger.js";
@@ -39,6 +40,9 @@ export function isControlPlaneAction(action: string): boolean {
   return controlPlaneActionPrefixes.some((prefix) => action.startsWith(prefix));
 }
 
+/** Changes one announcement lists at most (gateways further behind read the log). */
+const maxListedChanges = 20;
+
 /** Settings of {@link createControlPlaneAnnouncer}. */
 export interface ControlPlaneAnnouncerSettings {
   database: DatabaseClient & SqlClient;
@@ -54,7 +58,8 @@ export interface ControlPlaneAnnouncerSettings {
 
 /**
  * Tells the gateways about a control-plane write that committed. Best effort: the Redis
- * announcement (with the new version, read from the database) is fire and forget; the
+ * announcement (with the new version and the logged changes that led to it, read from the
+ * database, so that gateways apply them without reading the log) is fire and forget; the
  * in-process hook is awaited at most `hookTimeoutMs` so that, in one process, the gateway
  * already refuses a revoked key when the DELETE answers. Never throws; failures are logged
  * (the gateways' version poll still picks the change up).
@@ -64,6 +69,16 @@ export function createControlPlaneAnnouncer(settings: ControlPlaneAnnouncerSetti
   const { logger } = settings;
   const failed = (what: string) => (error: unknown) =>
     logger.warn(`${what} failed; the gateways' version poll will pick the change up.`, { error: error instanceof Error ? error.message : String(error) });
+
+  /** The last version announced: the next announcement lists the changes after it (a few at most). */
+  let lastAnnounced: number | null = null;
+  const changesUpTo = async (version: string): Promise<LoggedControlPlaneChange[]> => {
+    const target = Number(version);
+    const after = lastAnnounced !== null && lastAnnounced < target && target - lastAnnounced <= maxListedChanges ? lastAnnounced : target - 1;
+    lastAnnounced = Math.max(lastAnnounced ?? 0, target);
+    const changes = await readControlPlaneChanges(settings.database, { afterVersion: String(after), limit: maxListedChanges }).catch(() => []);
+    return changes.filter((change) => Number(change.version) <= target);
+  };
 
   return async (action) => {
     if (!isControlPlaneAction(action)) return;
@@ -75,7 +90,10 @@ export function createControlPlaneAnnouncer(settings: ControlPlaneAnnouncerSetti
     if (settings.redis !== null) {
       const redis = settings.redis;
       void version
-        .then((known) => announceControlPlaneChange({ redis, keyPrefix: settings.keyPrefix, version: known }))
+        .then(async (known) => {
+          const changes = known === null ? [] : await changesUpTo(known);
+          await announceControlPlaneChange({ redis, keyPrefix: settings.keyPrefix, version: known, changes });
+        })
         .catch(failed("Announcing the control-plane change through Redis"));
     }
     const hook = settings.onControlPlaneChange;

@@ -72,7 +72,8 @@ export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {})
 
   const usageDropped = new Counter({ name: "gateway_usage_events_dropped_total", help: "Usage events dropped (queue full while the database failed, or unwritten at shutdown).", registers });
   const usageWriteFailures = new Counter({ name: "gateway_usage_write_failures_total", help: "Failed usage-event batch writes (retried).", registers });
-  const snapshotReloads = new Counter({ name: "gateway_snapshot_reloads_total", help: "Control-plane snapshot loads, by cause (start, poll, push, refresh).", labelNames: ["reason"], registers });
+  const snapshotReloads = new Counter({ name: "gateway_snapshot_reloads_total", help: "Full control-plane snapshot loads, by cause (start, poll, push, refresh, periodic).", labelNames: ["reason"], registers });
+  const snapshotDeltas = new Counter({ name: "gateway_snapshot_deltas_total", help: "Control-plane changes applied as deltas (only the changed rows re-read), by cause (poll, push, refresh).", labelNames: ["reason"], registers });
   const snapshotFailures = new Counter({ name: "gateway_snapshot_reload_failures_total", help: "Failed snapshot version checks or reloads (the previous snapshot stays in service).", registers });
   const deliveryDropped = new Counter({ name: "gateway_delivery_dropped_total", help: "Background deliveries dropped from a full queue, by kind (spans, notifications, deliveries).", labelNames: ["kind"], registers });
   const deliveryFailures = new Counter({ name: "gateway_delivery_failures_total", help: "Background deliveries given up after their last attempt, by kind (telemetry, notification).", labelNames: ["kind"], registers });
@@ -134,9 +135,9 @@ export function createGatewayMetrics(options: { defaultMetrics?: boolean } = {})
   };
 
   const events: GatewayRuntimeEvents = {
-    snapshotReloaded(reason: SnapshotReloadReason) {
+    snapshotReloaded(reason: SnapshotReloadReason, mode: "full" | "delta" = "full") {
       snapshotLoadedAt = Date.now();
-      snapshotReloads.labels(reason).inc();
+      (mode === "delta" ? snapshotDeltas : snapshotReloads).labels(reason).inc();
     },
     snapshotReloadFailed: () => snapshotFailures.inc(),
     usageEventsDropped: (count) => usageDropped.inc(count),

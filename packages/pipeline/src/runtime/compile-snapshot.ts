@@ -1,5 +1,6 @@
 import { type AccessIndex, compileAccessIndex } from "@gateway/policy-engine";
 import type {
+  ControlPlaneConfiguration,
   ControlPlaneSnapshot,
   SnapshotApiKey,
   SnapshotBudget,
@@ -11,14 +12,18 @@ import type {
   SnapshotRoute,
 } from "@gateway/contracts";
 import { type McpServerDirectory, compileMcpServerDirectory } from "../mcp/mcp-server-directory.js";
+import { ApiKeyStore } from "./api-key-store.js";
 
 /**
- * A snapshot with the lookup indexes the hot path needs, built once per snapshot version so
- * that every request does only map lookups.
+ * A snapshot with the lookup indexes the hot path needs, so that every request does only map
+ * lookups. The configuration's indexes are built once per configuration; the key maps belong
+ * to an {@link ApiKeyStore} that deltas change in place (a new version may share them).
  */
 export interface CompiledSnapshot {
   readonly version: string;
-  readonly snapshot: ControlPlaneSnapshot;
+  /** The configuration in service (the keys are in the maps below, not in a list). */
+  readonly snapshot: ControlPlaneConfiguration;
+  /** Active keys by their lower-case hex secret hash (changed in place by deltas). */
   readonly apiKeysByHash: ReadonlyMap<string, SnapshotApiKey>;
   readonly apiKeysById: ReadonlyMap<string, SnapshotApiKey>;
   readonly projectsById: ReadonlyMap<string, SnapshotProject>;
@@ -35,19 +40,25 @@ export interface CompiledSnapshot {
   readonly mcpServersByOrganization: ReadonlyMap<string, McpServerDirectory>;
 }
 
-/** Builds the lookup indexes of a snapshot. */
-export function compileSnapshot(snapshot: ControlPlaneSnapshot): CompiledSnapshot {
+/**
+ * Builds the lookup indexes of a snapshot. Given `keys`, the key maps are that store's (the
+ * snapshot holder keeps one store and rebuilds only the configuration's indexes); otherwise a
+ * store is made from `snapshot.apiKeys` and `snapshot.mcpTokens`.
+ */
+export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfiguration, keys?: ApiKeyStore): CompiledSnapshot {
+  const { apiKeys, mcpTokens, ...snapshot } = input as Partial<ControlPlaneSnapshot> & ControlPlaneConfiguration;
+  const store = keys ?? ApiKeyStore.from(apiKeys ?? [], mcpTokens ?? []);
   return {
     version: snapshot.version,
     snapshot,
-    apiKeysByHash: new Map(snapshot.apiKeys.map((key) => [key.secretHash.toLowerCase(), key])),
-    apiKeysById: new Map(snapshot.apiKeys.map((key) => [key.id, key])),
+    apiKeysByHash: store.apiKeysByHash,
+    apiKeysById: store.apiKeysById,
     projectsById: new Map(snapshot.projects.map((project) => [project.id, project])),
     organizationsById: new Map(snapshot.organizations.map((organization) => [organization.id, organization])),
     access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),
-    mcpTokensByHash: new Map(snapshot.mcpTokens.map((token) => [token.tokenHash.toLowerCase(), token])),
+    mcpTokensByHash: store.mcpTokensByHash,
     mcpServersByOrganization: new Map([...listBy(snapshot.mcpServers)].map(([organizationId, servers]) => [organizationId, compileMcpServerDirectory(servers)])),
   };
 }
