@@ -1,3 +1,4 @@
+import { type BudgetIndex, compileBudgetIndex } from "@gateway/budget";
 import { type AccessIndex, compileAccessIndex } from "@gateway/policy-engine";
 import type {
   ControlPlaneSnapshot,
@@ -29,6 +30,8 @@ export interface CompiledSnapshot {
   readonly budgetsByOrganization: ReadonlyMap<string, readonly SnapshotBudget[]>;
   /** organizationId -> rate limits. */
   readonly rateLimitsByOrganization: ReadonlyMap<string, readonly SnapshotRateLimit[]>;
+  /** Budgets and rate limits by scope: a caller's are a few map look-ups, whatever their number. */
+  readonly budgetIndex: BudgetIndex<SnapshotBudget, SnapshotRateLimit>;
   /** Issued MCP tokens by the hex SHA-256 of their secret. */
   readonly mcpTokensByHash: ReadonlyMap<string, SnapshotMcpToken>;
   /** organizationId -> its MCP servers and the prefixes of the names the gateway serves for them. */
@@ -47,6 +50,7 @@ export function compileSnapshot(snapshot: ControlPlaneSnapshot): CompiledSnapsho
     access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),
+    budgetIndex: compileBudgetIndex(snapshot.budgets, snapshot.rateLimits),
     mcpTokensByHash: new Map(snapshot.mcpTokens.map((token) => [token.tokenHash.toLowerCase(), token])),
     mcpServersByOrganization: new Map([...listBy(snapshot.mcpServers)].map(([organizationId, servers]) => [organizationId, compileMcpServerDirectory(servers)])),
   };
