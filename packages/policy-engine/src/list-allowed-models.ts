@@ -10,13 +10,15 @@ export type AllowedModel<TConnection extends AccessConnection = AccessConnection
 /**
  * Exactly the models the caller may use: the provider-qualified ids of every enabled
  * connection's served models, then the organization's aliases, each kept only if
- * `resolveModel` accepts it (the same code path that enforces access).
+ * `resolveModel` accepts it (the same code path that enforces access). Computed once per policy
+ * chain: keys whose scopes carry the same policies share the list.
  */
 export function listAllowedModels<TConnection extends AccessConnection, TRoute extends AccessRoute>(
   options: AccessCaller & { index: AccessIndex<TConnection, TRoute> },
 ): readonly AllowedModel<TConnection, TRoute>[] {
-  const cache = options.index.callerCache(options);
-  const cached = cache.get("list") as readonly AllowedModel<TConnection, TRoute>[] | undefined;
+  // Derived from the chain and the organization's connections and routes only: one list per chain.
+  const chain = options.index.chainOf(options);
+  const cached = chain.artefacts.get(artefactName) as readonly AllowedModel<TConnection, TRoute>[] | undefined;
   if (cached) return cached;
   const caller: AccessCaller = { organizationId: options.organizationId, projectId: options.projectId, apiKeyId: options.apiKeyId };
   const organization = options.index.organization(options.organizationId);
@@ -38,6 +40,8 @@ export function listAllowedModels<TConnection extends AccessConnection, TRoute e
     if (resolution?.kind === "route") models.push({ id: route.alias, kind: "alias", route: resolution.route });
   }
   const frozen = Object.freeze(models);
-  cache.set("list", frozen);
+  chain.artefacts.set(artefactName, frozen);
   return frozen;
 }
+
+const artefactName = "model-list";

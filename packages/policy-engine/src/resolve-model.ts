@@ -89,7 +89,7 @@ export function resolveModel<TConnection extends AccessConnection, TRoute extend
   const header = options.providerHeader ?? "";
   const cacheable = requestedModel.length <= cacheableModelLength && header.length <= cacheableModelLength;
   const cacheKey = `resolve\u0000${requestedModel}\u0000${header}`;
-  const cache = cacheable ? options.index.callerCache(options) : null;
+  const cache = cacheable ? options.index.chainCache(options) : null;
   const cached = cache?.get(cacheKey) as ModelResolution<TConnection, TRoute> | undefined;
   if (cached) return cached;
   const resolution = resolveUncached(options, header);
@@ -113,7 +113,7 @@ export function isModelUsable<TConnection extends AccessConnection, TRoute exten
 ): ModelResolution<TConnection, TRoute> | null {
   const header = options.providerHeader ?? "";
   const cacheKey = `resolve\u0000${options.requestedModel}\u0000${header}`;
-  const cache = options.index.callerCache(options);
+  const cache = options.index.chainCache(options);
   const cached = cache.get(cacheKey) as ModelResolution<TConnection, TRoute> | undefined;
   if (cached) return cached;
   const resolution = resolveUncached(options, header);

@@ -19,17 +19,15 @@ const endpointOrder: readonly ServedEndpoint[] = ["chat_completions", "messages"
 /**
  * Every model id the caller may send: provider-qualified models of enabled connections and
  * aliases, each kept only when the resolver that enforces access accepts it
- * (`listAllowedModels` of `@gateway/policy-engine`).
+ * (`listAllowedModels` of `@gateway/policy-engine`). Computed once per policy chain and
+ * snapshot: every key whose scopes carry the same policies gets the same (frozen) list.
  */
-export function listAvailableModels(snapshot: CompiledSnapshot, identity: CallerIdentity): AvailableModel[] {
-  const allowed = listAllowedModels({
-    index: snapshot.access,
-    organizationId: identity.organization.id,
-    projectId: identity.project.id,
-    apiKeyId: identity.apiKey.id,
-  });
+export function listAvailableModels(snapshot: CompiledSnapshot, identity: CallerIdentity): readonly AvailableModel[] {
   const caller = { index: snapshot.access, organizationId: identity.organization.id, projectId: identity.project.id, apiKeyId: identity.apiKey.id };
-  return allowed.map((model) => {
+  const chain = snapshot.access.chainOf(caller);
+  const cached = chain.artefacts.get(artefactName) as readonly AvailableModel[] | undefined;
+  if (cached !== undefined) return cached;
+  const models = listAllowedModels(caller).map((model): AvailableModel => {
     let endpoints: readonly ServedEndpoint[];
     if (model.kind === "model") endpoints = servedEndpoints(model.connection, model.id.slice(model.connection.name.length + 1));
     else {
@@ -40,6 +38,12 @@ export function listAvailableModels(snapshot: CompiledSnapshot, identity: Caller
       }
       endpoints = endpointOrder.filter((endpoint) => union.has(endpoint));
     }
-    return { id: model.id, ownedBy: model.kind === "model" ? model.connection.name : identity.organization.slug, kind: model.kind, endpoints };
+    // The organization is the chain's, so its slug is the same for every key on the chain.
+    return Object.freeze({ id: model.id, ownedBy: model.kind === "model" ? model.connection.name : identity.organization.slug, kind: model.kind, endpoints });
   });
+  const frozen = Object.freeze(models);
+  chain.artefacts.set(artefactName, frozen);
+  return frozen;
 }
+
+const artefactName = "available-models";
