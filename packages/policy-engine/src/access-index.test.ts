@@ -100,3 +100,22 @@ describe("AccessIndex.chainCache", () => {
     expect(again).toEqual(first);
   });
 });
+
+describe("compileAccessIndex with the previous index", () => {
+  it("reuses the compilation of unchanged policy rows and compiles a changed one alone", () => {
+    const kept = policy({ scope: "organization", guardrails: secretsRule });
+    const broken = policy({ scope: "key", guardrails: { rules: [{ type: "regex", name: "x", action: "block", pattern: "(a+)+" }] } });
+    const before = policy({ scope: "project", deny: ["anthropic/**"] });
+    const previous = compileAccessIndex(snapshot({ version: "v1", policies: [kept, broken, before] }));
+    const after = { ...before, deny: ["openai/**"] };
+    const next = compileAccessIndex(snapshot({ version: "v2", connections: standardConnections(), policies: [kept, broken, after] }), { previous });
+
+    const [, projectLevel, organizationLevel] = next.chainOf(caller).levels;
+    expect(organizationLevel!.policies[0]).toBe(previous.chainOf(caller).levels[2]!.policies[0]);
+    expect(projectLevel!.policies[0]!.policy).toBe(after);
+    expect(next.configurationErrors).toEqual([{ policyId: broken.id, message: expect.stringContaining("nested quantifiers") }]);
+    const other = { ...caller, apiKeyId: "key_other" };
+    expect(resolveModel({ index: next, ...other, requestedModel: "openai/openai/gpt-4o" }).kind).toBe("denied");
+    expect(resolveModel({ index: next, ...other, requestedModel: "anthropic/anthropic/claude-sonnet-4" }).kind).toBe("target");
+  });
+});

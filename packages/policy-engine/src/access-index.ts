@@ -71,6 +71,12 @@ export const defaultChainCacheEntries = 65_536;
 export interface AccessIndexSettings {
   /** Entries kept by {@link AccessIndex.chainCache} over all chains; the least recently used go first. Default 65,536. */
   chainCacheEntries?: number;
+  /**
+   * The index of the snapshot this one replaces: its compiled policies are reused for the policy
+   * rows that are the same objects (a snapshot updated in place keeps unchanged rows), so a
+   * change to one policy compiles that policy alone.
+   */
+  previous?: AccessIndex<AccessConnection, AccessRoute> | null;
 }
 
 /** Key and project level ids are below this (2^26), so one number names a pair exactly. */
@@ -90,6 +96,8 @@ export class AccessIndex<TConnection extends AccessConnection = AccessConnection
   private readonly policiesByOrganization = new Map<string, OrganizationPolicies>();
   private readonly emptyChains = new Map<string, PolicyChain>();
   private readonly chainEntries: LRUCache<string, object>;
+  /** Policy row -> its compilation, for the next index to reuse (see `AccessIndexSettings.previous`). */
+  private readonly compiledPolicies = new WeakMap<AccessPolicy, CompiledPolicy>();
   private nextLevelId = 1;
   private nextChainId = 1;
 
@@ -112,7 +120,8 @@ export class AccessIndex<TConnection extends AccessConnection = AccessConnection
       (organization.routeList as TRoute[]).push(route);
     }
     for (const policy of snapshot.policies) {
-      const compiled = compilePolicy(policy);
+      const compiled = settings.previous?.compiledPolicies.get(policy) ?? compilePolicy(policy);
+      this.compiledPolicies.set(policy, compiled);
       if (compiled.guardrailsError) errors.push({ policyId: policy.id, message: compiled.guardrailsError.message });
       const scopes = this.policiesOf(policy.organizationId).byScope;
       // A scope the engine does not know applies to no one.
