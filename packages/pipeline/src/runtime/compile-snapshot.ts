@@ -38,8 +38,11 @@ export interface CompiledSnapshot {
   readonly mcpServersByOrganization: ReadonlyMap<string, McpServerDirectory>;
 }
 
-/** Builds the lookup indexes of a snapshot. */
-export function compileSnapshot(snapshot: ControlPlaneSnapshot): CompiledSnapshot {
+/**
+ * Builds the lookup indexes of a snapshot. With `previous` (the compiled snapshot this one
+ * replaces), policy rows that are the same objects keep their compilation.
+ */
+export function compileSnapshot(snapshot: ControlPlaneSnapshot, previous?: CompiledSnapshot | null): CompiledSnapshot {
   return {
     version: snapshot.version,
     snapshot,
@@ -47,7 +50,7 @@ export function compileSnapshot(snapshot: ControlPlaneSnapshot): CompiledSnapsho
     apiKeysById: new Map(snapshot.apiKeys.map((key) => [key.id, key])),
     projectsById: new Map(snapshot.projects.map((project) => [project.id, project])),
     organizationsById: new Map(snapshot.organizations.map((organization) => [organization.id, organization])),
-    access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
+    access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot, { previous: previous?.access ?? null }),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),
     budgetIndex: compileBudgetIndex(snapshot.budgets, snapshot.rateLimits),
