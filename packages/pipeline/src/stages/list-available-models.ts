@@ -1,4 +1,4 @@
-import { listAllowedModels, resolveModel } from "@gateway/policy-engine";
+import { listAllowedModels } from "@gateway/policy-engine";
 import { type ServedEndpoint, servedEndpoints } from "@gateway/provider-adapters";
 import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
@@ -31,11 +31,8 @@ export function listAvailableModels(snapshot: CompiledSnapshot, identity: Caller
     let endpoints: readonly ServedEndpoint[];
     if (model.kind === "model") endpoints = servedEndpoints(model.connection, model.id.slice(model.connection.name.length + 1));
     else {
-      const resolution = resolveModel({ ...caller, requestedModel: model.id });
       const union = new Set<ServedEndpoint>();
-      if (resolution.kind === "route") {
-        for (const target of resolution.targets) for (const endpoint of servedEndpoints(target.connection, target.qualifiedModel.slice(target.connection.name.length + 1))) union.add(endpoint);
-      }
+      for (const target of model.targets) for (const endpoint of servedEndpoints(target.connection, target.qualifiedModel.slice(target.connection.name.length + 1))) union.add(endpoint);
       endpoints = endpointOrder.filter((endpoint) => union.has(endpoint));
     }
     // The organization is the chain's, so its slug is the same for every key on the chain.
