@@ -8,7 +8,7 @@
 // It runs against the built packages, so the same script measures any commit (it uses the
 // scope index of `@gateway/budget` when the build exports one, else the organization walk the
 // admit stage did before).
-// Usage: pnpm --filter @gateway/pipeline... build && node packages/pipeline/bench/hot-path-scale.mjs [--quick]
+// Usage: pnpm bench hot-path, or pnpm --filter @gateway/pipeline... build && node packages/pipeline/bench/hot-path-scale.mjs [--quick]
 import { hash } from "node:crypto";
 import * as budgetPackage from "@gateway/budget";
 import { guardrailsForCaller, resolveModel } from "@gateway/policy-engine";
