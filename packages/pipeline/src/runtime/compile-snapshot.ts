@@ -38,11 +38,8 @@ export interface CompiledSnapshot {
   readonly mcpServersByOrganization: ReadonlyMap<string, McpServerDirectory>;
 }
 
-/**
- * Builds the lookup indexes of a snapshot. With `previous` (the compiled snapshot this one
- * replaces), policy rows that are the same objects keep their compilation.
- */
-export function compileSnapshot(snapshot: ControlPlaneSnapshot, previous?: CompiledSnapshot | null): CompiledSnapshot {
+/** Builds the lookup indexes of a snapshot. */
+export function compileSnapshot(snapshot: ControlPlaneSnapshot): CompiledSnapshot {
   return {
     version: snapshot.version,
     snapshot,
@@ -50,10 +47,10 @@ export function compileSnapshot(snapshot: ControlPlaneSnapshot, previous?: Compi
     apiKeysById: new Map(snapshot.apiKeys.map((key) => [key.id, key])),
     projectsById: new Map(snapshot.projects.map((project) => [project.id, project])),
     organizationsById: new Map(snapshot.organizations.map((organization) => [organization.id, organization])),
-    access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot, { previous: previous?.access ?? null }),
+    budgetIndex: compileBudgetIndex(snapshot.budgets, snapshot.rateLimits),
+    access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),
-    budgetIndex: compileBudgetIndex(snapshot.budgets, snapshot.rateLimits),
     mcpTokensByHash: new Map(snapshot.mcpTokens.map((token) => [token.tokenHash.toLowerCase(), token])),
     mcpServersByOrganization: new Map([...listBy(snapshot.mcpServers)].map(([organizationId, servers]) => [organizationId, compileMcpServerDirectory(servers)])),
   };
