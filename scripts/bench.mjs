@@ -12,6 +12,7 @@ const packageBenchmarks = [
   ["decision-schema", ["pnpm", "--filter", "@gateway/decision-schema", "run", "bench"]],
   ["db", ["pnpm", "--filter", "@gateway/db", "run", "bench"]],
   ["budget", ["pnpm", "--filter", "@gateway/budget", "run", "bench"]],
+  ["hot-path", ["pnpm", "--filter", "@gateway/pipeline", "run", "bench"]],
 ];
 
 let failed = false;

@@ -9,6 +9,8 @@ export { periodKey, periodWindow } from "./period-key.js";
 export type { BudgetPeriod, PeriodWindow } from "./period-key.js";
 export { budgetAppliesTo, rateLimitAppliesTo, hasHardBudget, budgetCounterKey, rateLimitCounterKeys } from "./budget-rule.js";
 export type { BudgetRule, BudgetScope, BudgetSpendReset, RateLimitRule, CallerScope } from "./budget-rule.js";
+export { compileBudgetIndex } from "./compile-budget-index.js";
+export type { BudgetIndex } from "./compile-budget-index.js";
 export { createAdmissionController, rebuiltTokenWindowMs } from "./admission-controller.js";
 export type {
   AdmissionController,

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { AccessCaller, AccessConnection, AccessPolicy, AccessRoute, AccessSnapshot } from "./access-snapshot.js";
 import { compileGlob } from "./glob-pattern.js";
 import { parseGuardrailsConfig, type GuardrailsConfig } from "./guardrails-config.js";
@@ -21,6 +22,8 @@ export interface CompiledPolicy {
 
 /** Policies of one scope level that apply to a caller (several rows of one scope are merged). */
 export interface ScopePolicies {
+  /** Unique within its index (names the level in chain keys). */
+  id: number;
   scope: AccessPolicy["scope"];
   scopeId: string;
   policies: readonly CompiledPolicy[];
@@ -36,25 +39,75 @@ export interface OrganizationAccess<TConnection extends AccessConnection, TRoute
   routeList: readonly TRoute[];
 }
 
-const cacheLimit = 4096;
+/**
+ * The policies that apply to a caller, from the narrowest scope to the broadest (key, project,
+ * organization; scopes without policies left out), with what is derived from them alone:
+ * compiled guardrails, the model list, resolutions. Every key with the same policies shares one
+ * chain, so a new key on a known chain compiles nothing.
+ */
+export interface PolicyChain {
+  /** Unique within its index; names the chain in cache keys. */
+  readonly id: number;
+  readonly organizationId: string;
+  readonly levels: readonly ScopePolicies[];
+  /**
+   * Artefacts derived from the chain and the snapshot alone (never from the caller's ids), under
+   * names their owners choose (`guardrails`, `model-list`, ...): one entry per name.
+   */
+  readonly artefacts: Map<string, unknown>;
+}
+
+/** The policies of one organization, by the scope id they are attached to. */
+interface OrganizationPolicies {
+  byScope: Record<AccessPolicy["scope"], Map<string, ScopePolicies>>;
+  /** (key level id, project level id) -> chain; bounded by the policies, not by the keys. */
+  chains: Map<number, PolicyChain>;
+}
+
+/**
+ * Default bound of {@link AccessIndex.chainCache}: resolutions of the chains in use (the lists
+ * and guardrails live on the chains). The LRU preallocates its slots when the index is built
+ * (~1 ms at this size, ~4 ms at 65,536), which every reload pays.
+ */
+export const defaultChainCacheEntries = 16_384;
+
+/** Settings of an {@link AccessIndex}. */
+export interface AccessIndexSettings {
+  /** Entries kept by {@link AccessIndex.chainCache} over all chains; the least recently used go first. Default 16,384. */
+  chainCacheEntries?: number;
+  /**
+   * The index of the snapshot this one replaces: its compiled policies are reused for the policy
+   * rows that are the same objects (a snapshot updated in place keeps unchanged rows), so a
+   * change to one policy compiles that policy alone.
+   */
+  previous?: AccessIndex<AccessConnection, AccessRoute> | null;
+}
+
+/** Key and project level ids are below this (2^26), so one number names a pair exactly. */
+const levelIdLimit = 67_108_864;
 
 /**
  * Everything the hot path needs, computed once per snapshot: maps by name and alias, compiled
- * globs, validated guardrails, plus bounded per-caller caches (safe because an index never
- * changes; a new snapshot version gets a new index).
+ * globs, validated guardrails, the policy chains callers share and a bounded LRU of what is
+ * derived from each chain (safe because an index never changes; a new snapshot version gets a
+ * new index).
  */
 export class AccessIndex<TConnection extends AccessConnection = AccessConnection, TRoute extends AccessRoute = AccessRoute> {
   readonly version: string;
   /** Policies whose `guardrails` JSON failed validation; callers under them fail closed. */
   readonly configurationErrors: readonly { policyId: string; message: string }[];
   private readonly organizations = new Map<string, OrganizationAccess<TConnection, TRoute>>();
-  private readonly policiesByScope = new Map<string, CompiledPolicy[]>();
-  private readonly chainCache = new Map<string, readonly ScopePolicies[]>();
-  /** Free-form per-caller caches used by the resolver, model list and guardrails. */
-  private readonly callerCaches = new Map<string, Map<string, unknown>>();
+  private readonly policiesByOrganization = new Map<string, OrganizationPolicies>();
+  private readonly emptyChains = new Map<string, PolicyChain>();
+  private readonly chainEntries: LRUCache<string, object>;
+  /** Policy row -> its compilation, for the next index to reuse (see `AccessIndexSettings.previous`). */
+  private readonly compiledPolicies = new WeakMap<AccessPolicy, CompiledPolicy>();
+  private nextLevelId = 1;
+  private nextChainId = 1;
 
-  constructor(snapshot: AccessSnapshot<TConnection, TRoute>) {
+  constructor(snapshot: AccessSnapshot<TConnection, TRoute>, settings: AccessIndexSettings = {}) {
     this.version = snapshot.version;
+    this.chainEntries = new LRUCache({ max: Math.max(1, Math.floor(settings.chainCacheEntries ?? defaultChainCacheEntries)) });
     const errors: { policyId: string; message: string }[] = [];
     for (const connection of snapshot.connections) {
       const organization = this.organizationFor(connection.organizationId);
@@ -71,25 +124,16 @@ export class AccessIndex<TConnection extends AccessConnection = AccessConnection
       (organization.routeList as TRoute[]).push(route);
     }
     for (const policy of snapshot.policies) {
-      let guardrails: GuardrailsConfig | null = null;
-      let guardrailsError: Error | null = null;
-      try {
-        guardrails = parseGuardrailsConfig(policy.guardrails);
-      } catch (error) {
-        guardrailsError = error instanceof Error ? error : new Error(String(error));
-        errors.push({ policyId: policy.id, message: guardrailsError.message });
-      }
-      const compiled: CompiledPolicy = {
-        policy,
-        allow: policy.allow.map((pattern) => ({ pattern, test: compileGlob(pattern) })),
-        deny: policy.deny.map((pattern) => ({ pattern, test: compileGlob(pattern) })),
-        guardrails,
-        guardrailsError,
-      };
-      const key = scopeKey(policy.organizationId, policy.scope, policy.scopeId);
-      const list = this.policiesByScope.get(key);
-      if (list) list.push(compiled);
-      else this.policiesByScope.set(key, [compiled]);
+      const compiled = settings.previous?.compiledPolicies.get(policy) ?? compilePolicy(policy);
+      this.compiledPolicies.set(policy, compiled);
+      if (compiled.guardrailsError) errors.push({ policyId: policy.id, message: compiled.guardrailsError.message });
+      const scopes = this.policiesOf(policy.organizationId).byScope;
+      // A scope the engine does not know applies to no one.
+      if (!Object.hasOwn(scopes, policy.scope)) continue;
+      const byScope = scopes[policy.scope];
+      const level = byScope.get(policy.scopeId);
+      if (level) (level.policies as CompiledPolicy[]).push(compiled);
+      else byScope.set(policy.scopeId, { id: this.nextLevelId++, scope: policy.scope, scopeId: policy.scopeId, policies: [compiled] });
     }
     this.configurationErrors = errors;
   }
@@ -104,33 +148,57 @@ export class AccessIndex<TConnection extends AccessConnection = AccessConnection
    * organization. Scopes without policies are left out.
    */
   policyChain(caller: AccessCaller): readonly ScopePolicies[] {
-    const key = callerKey(caller);
-    const cached = this.chainCache.get(key);
-    if (cached) return cached;
-    const chain: ScopePolicies[] = [];
-    const levels: [AccessPolicy["scope"], string][] = [
-      ["key", caller.apiKeyId],
-      ["project", caller.projectId],
-      ["organization", caller.organizationId],
-    ];
-    for (const [scope, scopeId] of levels) {
-      const policies = this.policiesByScope.get(scopeKey(caller.organizationId, scope, scopeId));
-      if (policies && policies.length > 0) chain.push({ scope, scopeId, policies });
+    return this.chainOf(caller).levels;
+  }
+
+  /**
+   * The caller's {@link PolicyChain}: three map look-ups, no allocation once the chain exists.
+   * Callers whose key, project and organization carry the same policies get the same object.
+   */
+  chainOf(caller: AccessCaller): PolicyChain {
+    const policies = this.policiesByOrganization.get(caller.organizationId);
+    if (policies === undefined) return this.emptyChainOf(caller.organizationId);
+    const keyLevel = policies.byScope.key.get(caller.apiKeyId);
+    const projectLevel = policies.byScope.project.get(caller.projectId);
+    const chainKey = (keyLevel?.id ?? 0) * levelIdLimit + (projectLevel?.id ?? 0);
+    let chain = policies.chains.get(chainKey);
+    if (chain === undefined) {
+      const levels: ScopePolicies[] = [];
+      if (keyLevel) levels.push(keyLevel);
+      if (projectLevel) levels.push(projectLevel);
+      const organizationLevel = policies.byScope.organization.get(caller.organizationId);
+      if (organizationLevel) levels.push(organizationLevel);
+      chain = { id: this.nextChainId++, organizationId: caller.organizationId, levels, artefacts: new Map() };
+      policies.chains.set(chainKey, chain);
     }
-    boundedSet(this.chainCache, key, chain);
     return chain;
   }
 
-  /** A per-caller memo map (bounded); values must be derived only from the snapshot. */
-  callerCache(caller: AccessCaller): Map<string, unknown> {
-    const key = callerKey(caller);
-    let cache = this.callerCaches.get(key);
-    if (!cache) {
-      cache = new Map();
-      boundedSet(this.callerCaches, key, cache);
+  /**
+   * A memo of the caller's chain, bounded over all chains by `chainCacheEntries` with least
+   * recently used eviction: a burst of new entries evicts the coldest ones, not the hot set.
+   * Values must be derived only from the snapshot and the chain (never from the caller's ids).
+   */
+  chainCache(caller: AccessCaller): ChainCache {
+    return new ChainCache(this.chainEntries, this.chainOf(caller));
+  }
+
+  private emptyChainOf(organizationId: string): PolicyChain {
+    let chain = this.emptyChains.get(organizationId);
+    if (chain === undefined) {
+      chain = { id: this.nextChainId++, organizationId, levels: [], artefacts: new Map() };
+      this.emptyChains.set(organizationId, chain);
     }
-    if (cache.size >= cacheLimit) cache.clear();
-    return cache;
+    return chain;
+  }
+
+  private policiesOf(organizationId: string): OrganizationPolicies {
+    let policies = this.policiesByOrganization.get(organizationId);
+    if (!policies) {
+      policies = { byScope: { key: new Map(), project: new Map(), organization: new Map() }, chains: new Map() };
+      this.policiesByOrganization.set(organizationId, policies);
+    }
+    return policies;
   }
 
   private organizationFor(organizationId: string): OrganizationAccess<TConnection, TRoute> {
@@ -143,25 +211,51 @@ export class AccessIndex<TConnection extends AccessConnection = AccessConnection
   }
 }
 
+/** One chain's view of the index's shared LRU (see {@link AccessIndex.chainCache}). */
+export class ChainCache {
+  constructor(
+    private readonly entries: LRUCache<string, object>,
+    /** The chain the entries belong to. */
+    readonly chain: PolicyChain,
+  ) {}
+
+  get(key: string): unknown {
+    return this.entries.get(`${this.chain.id}\u0000${key}`);
+  }
+
+  set(key: string, value: object): void {
+    this.entries.set(`${this.chain.id}\u0000${key}`, value);
+  }
+}
+
+/**
+ * Compiles one policy: its globs, and its guardrails validated (an invalid configuration is
+ * kept as `guardrailsError`: callers under the policy fail closed). Pure: a changed policy is
+ * compiled again alone.
+ */
+export function compilePolicy(policy: AccessPolicy): CompiledPolicy {
+  let guardrails: GuardrailsConfig | null = null;
+  let guardrailsError: Error | null = null;
+  try {
+    guardrails = parseGuardrailsConfig(policy.guardrails);
+  } catch (error) {
+    guardrailsError = error instanceof Error ? error : new Error(String(error));
+  }
+  return {
+    policy,
+    allow: policy.allow.map((pattern) => ({ pattern, test: compileGlob(pattern) })),
+    deny: policy.deny.map((pattern) => ({ pattern, test: compileGlob(pattern) })),
+    guardrails,
+    guardrailsError,
+  };
+}
+
 const emptyOrganization: OrganizationAccess<never, never> = {
   enabledConnections: new Map<string, never>(),
   enabledConnectionList: [],
   routesByAlias: new Map<string, never>(),
   routeList: [],
 };
-
-function scopeKey(organizationId: string, scope: string, scopeId: string): string {
-  return `${organizationId}\u0000${scope}\u0000${scopeId}`;
-}
-
-function callerKey(caller: AccessCaller): string {
-  return `${caller.organizationId}\u0000${caller.projectId}\u0000${caller.apiKeyId}`;
-}
-
-function boundedSet<T>(map: Map<string, T>, key: string, value: T): void {
-  if (map.size >= cacheLimit) map.clear();
-  map.set(key, value);
-}
 
 const indexBySnapshot = new WeakMap<object, AccessIndex<AccessConnection, AccessRoute>>();
 
@@ -171,10 +265,11 @@ const indexBySnapshot = new WeakMap<object, AccessIndex<AccessConnection, Access
  */
 export function compileAccessIndex<TConnection extends AccessConnection, TRoute extends AccessRoute>(
   snapshot: AccessSnapshot<TConnection, TRoute>,
+  settings?: AccessIndexSettings,
 ): AccessIndex<TConnection, TRoute> {
   const cached = indexBySnapshot.get(snapshot);
   if (cached && cached.version === snapshot.version) return cached as unknown as AccessIndex<TConnection, TRoute>;
-  const index = new AccessIndex(snapshot);
+  const index = new AccessIndex(snapshot, settings);
   indexBySnapshot.set(snapshot, index as unknown as AccessIndex<AccessConnection, AccessRoute>);
   return index;
 }

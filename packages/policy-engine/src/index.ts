@@ -1,7 +1,7 @@
 // Model access and resolution
 export type { AccessCaller, AccessConnection, AccessPolicy, AccessRoute, AccessSnapshot } from "./access-snapshot.js";
-export { AccessIndex, compileAccessIndex } from "./access-index.js";
-export type { CompiledPattern, CompiledPolicy, OrganizationAccess, ScopePolicies } from "./access-index.js";
+export { AccessIndex, ChainCache, compileAccessIndex, compilePolicy, defaultChainCacheEntries } from "./access-index.js";
+export type { AccessIndexSettings, CompiledPattern, CompiledPolicy, OrganizationAccess, PolicyChain, ScopePolicies } from "./access-index.js";
 export { compileGlob, matchesGlob } from "./glob-pattern.js";
 export { evaluateModelPolicy } from "./evaluate-model-policy.js";
 export type { PolicyDecision, PolicyRule } from "./evaluate-model-policy.js";

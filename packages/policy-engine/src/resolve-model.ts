@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { AccessIndex, OrganizationAccess } from "./access-index.js";
 import type { AccessCaller, AccessConnection, AccessRoute } from "./access-snapshot.js";
-import { evaluateModelPolicy, type PolicyRule } from "./evaluate-model-policy.js";
+import { evaluateModelPolicy, type PolicyDecision, type PolicyRule } from "./evaluate-model-policy.js";
 
 /** One provider-qualified target: what an adapter needs to make the call. */
 export interface ResolvedTarget<TConnection extends AccessConnection = AccessConnection> {
@@ -89,7 +89,7 @@ export function resolveModel<TConnection extends AccessConnection, TRoute extend
   const header = options.providerHeader ?? "";
   const cacheable = requestedModel.length <= cacheableModelLength && header.length <= cacheableModelLength;
   const cacheKey = `resolve\u0000${requestedModel}\u0000${header}`;
-  const cache = cacheable ? options.index.callerCache(options) : null;
+  const cache = cacheable ? options.index.chainCache(options) : null;
   const cached = cache?.get(cacheKey) as ModelResolution<TConnection, TRoute> | undefined;
   if (cached) return cached;
   const resolution = resolveUncached(options, header);
@@ -105,31 +105,27 @@ export function resolveModel<TConnection extends AccessConnection, TRoute extend
 }
 
 /**
- * The verdict of {@link resolveModel} without building the error object: same code path,
- * used by the model list.
+ * The verdict of {@link resolveModel} without building the error object: same code path, used
+ * by the model list. It skips the resolution cache (the list itself is kept per chain) and
+ * remembers the policy decisions of one listing in `decisions` (many aliases share targets).
  */
 export function isModelUsable<TConnection extends AccessConnection, TRoute extends AccessRoute>(
   options: ResolveModelOptions<TConnection, TRoute>,
+  decisions: Map<string, PolicyDecision>,
 ): ModelResolution<TConnection, TRoute> | null {
-  const header = options.providerHeader ?? "";
-  const cacheKey = `resolve\u0000${options.requestedModel}\u0000${header}`;
-  const cache = options.index.callerCache(options);
-  const cached = cache.get(cacheKey) as ModelResolution<TConnection, TRoute> | undefined;
-  if (cached) return cached;
-  const resolution = resolveUncached(options, header);
-  if (resolution.kind === "denied") return null;
-  cache.set(cacheKey, resolution);
-  return resolution;
+  const resolution = resolveUncached(options, options.providerHeader ?? "", decisions);
+  return resolution.kind === "denied" ? null : resolution;
 }
 
 function resolveUncached<TConnection extends AccessConnection, TRoute extends AccessRoute>(
   options: ResolveModelOptions<TConnection, TRoute>,
   header: string,
+  decisions: Map<string, PolicyDecision> | null = null,
 ): InternalResolution<TConnection, TRoute> {
   const { requestedModel, index } = options;
   const organization = index.organization(options.organizationId);
   const firstSlash = requestedModel.indexOf("/");
-  if (firstSlash === -1) return resolveAlias(options, organization);
+  if (firstSlash === -1) return resolveAlias(options, organization, decisions);
 
   let provider: string;
   let served: string;
@@ -149,20 +145,33 @@ function resolveUncached<TConnection extends AccessConnection, TRoute extends Ac
   }
   const target = lookupTarget(organization, provider, served);
   if (!target) return denied(requestedModel, notFound(requestedModel, undefined, { reason: "unknown_model" }));
-  const decision = evaluateModelPolicy({ ...callerOf(options), index, model: target.qualifiedModel });
+  const decision = decide(options, target.qualifiedModel, decisions);
   if (!decision.allowed) return denied(requestedModel, notAllowed(target.qualifiedModel, { rule: decision.rule }));
   return { kind: "target", requestedModel, target };
+}
+
+/** The policy decision for `model`, remembered in `decisions` when given. */
+function decide<TConnection extends AccessConnection, TRoute extends AccessRoute>(
+  options: ResolveModelOptions<TConnection, TRoute>,
+  model: string,
+  decisions: Map<string, PolicyDecision> | null,
+): PolicyDecision {
+  const known = decisions?.get(model);
+  if (known !== undefined) return known;
+  const decision = evaluateModelPolicy({ ...callerOf(options), index: options.index, model });
+  decisions?.set(model, decision);
+  return decision;
 }
 
 function resolveAlias<TConnection extends AccessConnection, TRoute extends AccessRoute>(
   options: ResolveModelOptions<TConnection, TRoute>,
   organization: OrganizationAccess<TConnection, TRoute>,
+  decisions: Map<string, PolicyDecision> | null,
 ): InternalResolution<TConnection, TRoute> {
-  const { requestedModel, index } = options;
-  const caller = callerOf(options);
+  const { requestedModel } = options;
   const route = organization.routesByAlias.get(requestedModel);
   if (!route) return denied(requestedModel, notFound(requestedModel, undefined, { reason: "unknown_model" }));
-  const aliasDecision = evaluateModelPolicy({ ...caller, index, model: route.alias });
+  const aliasDecision = decide(options, route.alias, decisions);
   if (!aliasDecision.allowed) return denied(requestedModel, notAllowed(route.alias, { rule: aliasDecision.rule }));
 
   const targets: ResolvedRouteTarget<TConnection>[] = [];
@@ -174,7 +183,7 @@ function resolveAlias<TConnection extends AccessConnection, TRoute extends Acces
       skippedTargets.push({ model: routeTarget.model, reason: "unavailable" });
       return;
     }
-    const decision = evaluateModelPolicy({ ...caller, index, model: target.qualifiedModel });
+    const decision = decide(options, target.qualifiedModel, decisions);
     if (!decision.allowed) {
       skippedTargets.push({ model: target.qualifiedModel, reason: "denied", ...(decision.rule ? { rule: decision.rule } : {}) });
       return;

@@ -1,5 +1,6 @@
 import { type DecisionRequest, checkDecisionResponse, parseDecisionRequest } from "@gateway/decision-schema";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
+import { callerScopeOf } from "../stages/admit-call.js";
 
 /**
  * `POST /v1/systemone`: typed decisions (native or translated by the adapter). Hard budgets
@@ -17,8 +18,7 @@ export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
   parse: parseDecisionRequest,
   model: (request) => request.model,
   admission({ snapshot, identity, request }) {
-    const limits = snapshot.rateLimitsByOrganization.get(identity.organization.id);
-    const hasTokenLimits = limits !== undefined && limits.some((limit) => limit.tokensPerWindow !== null);
+    const hasTokenLimits = snapshot.budgetIndex.hasTokenLimit(callerScopeOf(identity));
     return {
       estimatedCostMicros: 0,
       estimatedTokens: hasTokenLimits ? Math.ceil(JSON.stringify(request).length / 4) + 16 * Object.keys(request.questions).length : 0,

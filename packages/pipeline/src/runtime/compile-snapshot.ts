@@ -1,3 +1,4 @@
+import { type BudgetIndex, compileBudgetIndex } from "@gateway/budget";
 import { type AccessIndex, compileAccessIndex } from "@gateway/policy-engine";
 import type {
   ControlPlaneConfiguration,
@@ -34,6 +35,8 @@ export interface CompiledSnapshot {
   readonly budgetsByOrganization: ReadonlyMap<string, readonly SnapshotBudget[]>;
   /** organizationId -> rate limits. */
   readonly rateLimitsByOrganization: ReadonlyMap<string, readonly SnapshotRateLimit[]>;
+  /** Budgets and rate limits by scope: a caller's are a few map look-ups, whatever their number. */
+  readonly budgetIndex: BudgetIndex<SnapshotBudget, SnapshotRateLimit>;
   /** Issued MCP tokens by the hex SHA-256 of their secret. */
   readonly mcpTokensByHash: ReadonlyMap<string, SnapshotMcpToken>;
   /** organizationId -> its MCP servers and the prefixes of the names the gateway serves for them. */
@@ -55,6 +58,7 @@ export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfig
     apiKeysById: store.apiKeysById,
     projectsById: new Map(snapshot.projects.map((project) => [project.id, project])),
     organizationsById: new Map(snapshot.organizations.map((organization) => [organization.id, organization])),
+    budgetIndex: compileBudgetIndex(snapshot.budgets, snapshot.rateLimits),
     access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),

@@ -1,4 +1,4 @@
-import type { Admission, AdmissionController, BudgetThresholdCrossing } from "@gateway/budget";
+import type { Admission, AdmissionController, BudgetThresholdCrossing, CallerScope } from "@gateway/budget";
 import { normalizeError } from "@gateway/errors";
 import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
@@ -19,25 +19,28 @@ export interface AdmitCallInput {
 }
 
 /**
- * The admit stage: rate limits and budgets of the caller's organization, checked and
- * recorded atomically by the admission controller (memory or Redis store).
+ * The admit stage: the rate limits and budgets that apply to the caller (from the snapshot's
+ * scope index, so the cost does not grow with the organization's other budgets and limits),
+ * checked and recorded atomically by the admission controller (memory or Redis store).
  * Throws 429 `gateway_rate_limit_exceeded` (with `Retry-After`), 424 `hard_budget_exceeded`
  * or `hard_budget_decision_unbounded`, 503 when the store is down under a closed policy.
  */
 export function admitCall(input: AdmitCallInput): Promise<Admission> {
-  const organizationId = input.identity.organization.id;
+  const caller = callerScopeOf(input.identity);
   return input.admission.admit({
-    organizationId,
-    projectId: input.identity.project.id,
-    apiKeyId: input.identity.apiKey.id,
-    teamId: input.identity.apiKey.teamId,
-    budgets: input.snapshot.budgetsByOrganization.get(organizationId) ?? [],
-    rateLimits: input.snapshot.rateLimitsByOrganization.get(organizationId) ?? [],
+    ...caller,
+    budgets: input.snapshot.budgetIndex.budgetsFor(caller),
+    rateLimits: input.snapshot.budgetIndex.rateLimitsFor(caller),
     estimatedCostMicros: Math.max(0, Math.ceil(input.estimatedCostMicros)),
     estimatedTokens: Math.max(0, Math.ceil(input.estimatedTokens)),
     isDecision: input.isDecision,
     ...(input.leaseMs === undefined ? {} : { leaseMs: Math.max(1, Math.ceil(input.leaseMs)) }),
   });
+}
+
+/** The scope ids budgets and rate limits are matched against. */
+export function callerScopeOf(identity: CallerIdentity): CallerScope {
+  return { organizationId: identity.organization.id, projectId: identity.project.id, apiKeyId: identity.apiKey.id, teamId: identity.apiKey.teamId };
 }
 
 /**

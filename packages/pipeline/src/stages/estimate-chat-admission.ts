@@ -1,7 +1,8 @@
-import { boundCallCostMicros, budgetAppliesTo, defaultPriceTable, imageTokenBound, resolveMaxOutputTokens, resolveModelPrice } from "@gateway/budget";
+import { boundCallCostMicros, defaultPriceTable, imageTokenBound, resolveMaxOutputTokens, resolveModelPrice } from "@gateway/budget";
 import type { ModelPrice } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
 import { anthropicDefaultMaxTokens } from "@gateway/provider-adapters";
+import { callerScopeOf } from "./admit-call.js";
 import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { RoutePlan } from "./resolve-route.js";
@@ -13,15 +14,16 @@ export const charactersPerToken = 4;
 
 /** What admission is told about a call before it is made. */
 export interface ChatAdmissionEstimate {
-  /** Upper bound of the cost in micro-USD (0 when the organization has no hard budget). */
+  /** Upper bound of the cost in micro-USD (0 when no hard budget applies to the caller). */
   estimatedCostMicros: number;
-  /** Input plus capped output tokens (0 when the organization has no token rate limit). */
+  /** Input plus capped output tokens (0 when no token rate limit applies to the caller). */
   estimatedTokens: number;
 }
 
 /**
  * Estimates a call for admission (chat completions, messages, Responses, embeddings). Nothing at
- * all is computed unless the caller's organization has a hard budget or a token rate limit; then
+ * all is computed unless a hard budget or a token rate limit applies to the caller (the only
+ * ones that read the estimate); then
  * one walk over the body ({@link scanRequestContents}) finds what the provider bills.
  *
  * The cost, reserved on hard budgets, is an upper bound, the highest over the plan's targets (any
@@ -48,11 +50,9 @@ export function estimateChatAdmission(input: {
   format?: "openai" | "anthropic";
 }): ChatAdmissionEstimate {
   const identity = input.identity;
-  const organizationId = identity.organization.id;
-  const budgets = input.snapshot.budgetsByOrganization.get(organizationId);
-  const limits = input.snapshot.rateLimitsByOrganization.get(organizationId);
-  const hasHardBudget = budgets !== undefined && budgets.some((budget) => budget.mode === "hard");
-  const hasTokenLimit = limits !== undefined && limits.some((limit) => limit.tokensPerWindow !== null);
+  const caller = callerScopeOf(identity);
+  const hasHardBudget = input.snapshot.budgetIndex.hasHardBudget(caller);
+  const hasTokenLimit = input.snapshot.budgetIndex.hasTokenLimit(caller);
   if (!hasHardBudget && !hasTokenLimit) return { estimatedCostMicros: 0, estimatedTokens: 0 };
 
   const contents = scanRequestContents(input.body);
@@ -135,9 +135,8 @@ function mediaTokensOf(contents: RequestContents, model: string, provider: strin
 
 /** Throws 424 `hard_budget_unbounded_request` when a hard budget applies to the caller (a hard budget elsewhere in the organization does not). */
 function refuseUnderHardBudget(snapshot: CompiledSnapshot, identity: CallerIdentity, reason: string): void {
-  const caller = { organizationId: identity.organization.id, projectId: identity.project.id, apiKeyId: identity.apiKey.id, teamId: identity.apiKey.teamId };
-  for (const budget of snapshot.budgetsByOrganization.get(caller.organizationId) ?? []) {
-    if (budget.mode !== "hard" || !budgetAppliesTo(budget, caller)) continue;
+  for (const budget of snapshot.budgetIndex.budgetsFor(callerScopeOf(identity))) {
+    if (budget.mode !== "hard") continue;
     throw new GatewayError("hard_budget_unbounded_request", {
       message: `The request's worst-case cost cannot be bounded (${reason}), so the hard budget refuses it.`,
       details: { budget_id: budget.id, scope: budget.scope },
