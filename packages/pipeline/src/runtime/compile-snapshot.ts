@@ -46,9 +46,11 @@ export interface CompiledSnapshot {
 /**
  * Builds the lookup indexes of a snapshot. Given `keys`, the key maps are that store's (the
  * snapshot holder keeps one store and rebuilds only the configuration's indexes); otherwise a
- * store is made from `snapshot.apiKeys` and `snapshot.mcpTokens`.
+ * store is made from `snapshot.apiKeys` and `snapshot.mcpTokens`. Given `previous`, policy rows that
+ * are the same objects as in it keep their compilation (a delta that leaves the policies table
+ * alone recompiles none).
  */
-export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfiguration, keys?: ApiKeyStore): CompiledSnapshot {
+export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfiguration, keys?: ApiKeyStore, previous?: CompiledSnapshot): CompiledSnapshot {
   const { apiKeys, mcpTokens, ...snapshot } = input as Partial<ControlPlaneSnapshot> & ControlPlaneConfiguration;
   const store = keys ?? ApiKeyStore.from(apiKeys ?? [], mcpTokens ?? []);
   return {
@@ -59,7 +61,7 @@ export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfig
     projectsById: new Map(snapshot.projects.map((project) => [project.id, project])),
     organizationsById: new Map(snapshot.organizations.map((organization) => [organization.id, organization])),
     budgetIndex: compileBudgetIndex(snapshot.budgets, snapshot.rateLimits),
-    access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot),
+    access: compileAccessIndex<SnapshotConnection, SnapshotRoute>(snapshot, { previous: previous?.access ?? null }),
     budgetsByOrganization: listBy(snapshot.budgets),
     rateLimitsByOrganization: listBy(snapshot.rateLimits),
     mcpTokensByHash: store.mcpTokensByHash,

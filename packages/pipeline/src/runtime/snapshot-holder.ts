@@ -27,7 +27,7 @@ export interface SnapshotHolderSettings {
   /** Keys per page of a full reload (default 5000): the event loop is free between pages. */
   keyPageSize?: number;
   /** Builds the configuration's indexes around the key store (default {@link compileSnapshot}). */
-  compile?: (snapshot: ControlPlaneSnapshot | ControlPlaneConfiguration, keys: ApiKeyStore) => CompiledSnapshot;
+  compile?: (snapshot: ControlPlaneSnapshot | ControlPlaneConfiguration, keys: ApiKeyStore, previous?: CompiledSnapshot) => CompiledSnapshot;
   /** Told about failed polls/reloads; the previous snapshot stays in service meanwhile. */
   onError?: (error: unknown) => void;
   /**
@@ -208,7 +208,7 @@ export function createSnapshotHolder(settings: SnapshotHolderSettings): Snapshot
     store.applyApiKeys(keyIds, keys);
     store.applyMcpTokens(tokenIds, tokens);
     configuration = { ...configuration!, ...rows, version };
-    compiled = parts.size === 0 ? { ...compiled!, version, snapshot: configuration } : compile(configuration, store);
+    compiled = parts.size === 0 ? { ...compiled!, version, snapshot: configuration } : compile(configuration, store, compiled!);
     forgetAnnouncedUpTo(Number(version));
     settings.onReload?.(compiled, reason, { mode: "delta", changes });
     return true;
