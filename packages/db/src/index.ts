@@ -238,3 +238,5 @@ export type { McpServerGrant } from "./mcp-server-grants.js";
 export type { McpTokenRecord } from "./mcp-tokens.js";
 export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
 export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";
+export { parseStoredMetadata, parseStoredUsageAttempts, toStoredUsageAttempts } from "./usage-event-rows.js";
+export type { StoredUsageAttempt } from "./usage-event-rows.js";
