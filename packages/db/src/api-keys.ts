@@ -88,7 +88,7 @@ export async function upsertApiKeyBySecret(db: DatabaseClient, input: ApiKeyInpu
     throw new GatewayError("conflict", { message: "this api key secret belongs to another organization", param: "secret" });
   }
   await assertProjectAndTeam(db, input);
-  const data = { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null, defaultMetadata: input.defaultMetadata ?? {} };
+  const data = { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null, ...(input.defaultMetadata === undefined ? {} : { defaultMetadata: input.defaultMetadata }) };
   if (holdsValues(existing, data)) return { apiKey: existing, created: false };
   const apiKey = await db.prisma.apiKey.update({ where: { id: existing.id }, data });
   return { apiKey, created: false };
