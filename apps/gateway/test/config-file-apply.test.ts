@@ -222,6 +222,30 @@ describe.each([
     expect((await fresh.database.prisma.apiKey.findFirstOrThrow({ where: { name: "leaked" } })).revokedAt).not.toBeNull();
     expect(await readControlPlaneVersion(fresh.database)).toBe(version);
   });
+
+  it.skipIf(skip)("sets a project's retention and content cap and a key's default metadata, and changes them on a later apply", async () => {
+    const file = (metadata: Record<string, string>, activityRetentionDays: number) =>
+      fileText({
+        projects: [
+          {
+            name: "Production",
+            activityRetentionDays,
+            contentRetentionDays: 3,
+            contentMaxBytes: 4096,
+            apiKeys: [{ name: "ci", secret: "env:CI_KEY", defaultMetadata: metadata }, { name: "generated", team: "research", defaultMetadata: metadata }],
+          },
+        ],
+      });
+    await applyGatewayConfig(parseGatewayConfig(file({ pipeline: "nightly" }, 60)), { db: fresh.database, secretBox, env });
+    const project = await fresh.database.prisma.project.findFirstOrThrow({ where: { name: "Production" } });
+    expect([project.activityRetentionDays, project.contentRetentionDays, project.contentMaxBytes]).toEqual([60, 3, 4096]);
+    const metadataOf = async () => Object.fromEntries((await fresh.database.prisma.apiKey.findMany()).map((key) => [key.name, key.defaultMetadata]));
+    expect(await metadataOf()).toEqual({ ci: { pipeline: "nightly" }, generated: { pipeline: "nightly" } });
+    await applyGatewayConfig(parseGatewayConfig(file({ pipeline: "weekly" }, 90)), { db: fresh.database, secretBox, env });
+    expect(await metadataOf()).toEqual({ ci: { pipeline: "weekly" }, generated: { pipeline: "weekly" } });
+    expect((await fresh.database.prisma.project.findFirstOrThrow({ where: { name: "Production" } })).activityRetentionDays).toBe(90);
+    expect(() => parseGatewayConfig(file({ "bad key": "x" }, 90))).toThrow(GatewayConfigError);
+  });
 });
 
 describe("configuration file: what the gateway sends upstream", () => {

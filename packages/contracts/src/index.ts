@@ -20,7 +20,7 @@ export type { ModelEndpoint } from "./model-endpoint.js";
 export { modelEndpointNames } from "./model-endpoint.js";
 export type { ModelPrice } from "./model-price.js";
 export type { NormalizedUsage } from "./token-usage.js";
-export type { UsageEventRecord } from "./usage-event.js";
+export type { UsageAttempt, UsageAttemptOutcome, UsageContentCapture, UsageEventRecord } from "./usage-event.js";
 export type { ConnectionKind } from "./connection-kind.js";
 export { connectionKindSchema, connectionKinds } from "./connection-kind.js";
 export type { UsageEndpoint } from "./usage-endpoint.js";

@@ -60,6 +60,10 @@ export {
   routeAffinityTtlSecondsSchema,
   routeRetryMaxAttemptsSchema,
   routeTargetWeightSchema,
+  activityRetentionDaysSchema,
+  contentRetentionDaysSchema,
+  contentMaxBytesSchema,
+  defaultMetadataSchema,
 } from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export {
@@ -280,3 +284,10 @@ export type { McpServerGrant } from "./mcp-server-grants.js";
 export type { McpTokenRecord } from "./mcp-tokens.js";
 export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
 export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";
+export { parseStoredMetadata, parseStoredUsageAttempts, toStoredUsageAttempts } from "./usage-event-rows.js";
+export type { StoredUsageAttempt } from "./usage-event-rows.js";
+export { readUsageEventContent, sealUsageEventContents, capUsageContent, defaultContentMaxBytes, defaultContentRetentionDays } from "./usage-event-contents.js";
+export type { SealedUsageContent, UsageEventContent, UsageEventToWrite } from "./usage-event-contents.js";
+export { aggregateHourlyUsageRollups, latencyBucketIndex } from "./usage-hourly-rollups.js";
+export { ensureUsageEventPartitions, listUsageEventPartitions, runUsageMaintenance, sweepUsageRetention, defaultActivityRetentionDays } from "./usage-retention.js";
+export type { UsageMaintenanceOptions, UsageMaintenanceResult } from "./usage-retention.js";

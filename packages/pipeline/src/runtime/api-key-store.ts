@@ -157,6 +157,7 @@ export class ApiKeyStore {
       key.secretHash.toLowerCase(),
       key.expiresAt,
       this.share(key.createdByUserId),
+      key.defaultMetadata ?? noMetadata,
     );
   }
 
@@ -194,7 +195,17 @@ class ApiKeyRecord implements SnapshotApiKey {
     readonly secretHash: string,
     readonly expiresAt: Date | null,
     readonly createdByUserId: string | null,
+    readonly defaultMetadata: Readonly<Record<string, string>>,
   ) {}
+}
+
+/** Keys without default metadata (nearly all) share one frozen empty object. */
+const noMetadata: Readonly<Record<string, string>> = Object.freeze({});
+
+function sameMetadata(left: Readonly<Record<string, string>> | undefined, right: Readonly<Record<string, string>> | undefined): boolean {
+  const leftKeys = Object.keys(left ?? noMetadata);
+  const rightKeys = Object.keys(right ?? noMetadata);
+  return leftKeys.length === rightKeys.length && leftKeys.every((key) => left![key] === right?.[key]);
 }
 
 function sameApiKey(left: SnapshotApiKey, right: SnapshotApiKey): boolean {
@@ -205,7 +216,8 @@ function sameApiKey(left: SnapshotApiKey, right: SnapshotApiKey): boolean {
     left.name === right.name &&
     sameHash(left.secretHash, right.secretHash) &&
     sameDate(left.expiresAt, right.expiresAt) &&
-    left.createdByUserId === right.createdByUserId
+    left.createdByUserId === right.createdByUserId &&
+    sameMetadata(left.defaultMetadata, right.defaultMetadata)
   );
 }
 
