@@ -238,3 +238,18 @@ export type { McpServerGrant } from "./mcp-server-grants.js";
 export type { McpTokenRecord } from "./mcp-tokens.js";
 export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
 export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";
+// Activity (every recorded call: list, detail, sessions, export)
+export { listActivityCalls, iterateActivityCalls, getActivityCall, listActivitySessions, listActivitySessionCalls } from "./activity-queries.js";
+export type {
+  ActivityFilters,
+  ActivityStatusFilter,
+  ActivityCall,
+  ActivityCallDetail,
+  ActivityAttempt,
+  ActivitySession,
+  ListActivityCallsOptions,
+  IterateActivityCallsOptions,
+  GetActivityCallOptions,
+  ListActivitySessionsOptions,
+  ListActivitySessionCallsOptions,
+} from "./activity-queries.js";
