@@ -253,3 +253,5 @@ export type {
   ListActivitySessionsOptions,
   ListActivitySessionCallsOptions,
 } from "./activity-queries.js";
+export { parseStoredMetadata, parseStoredUsageAttempts, toStoredUsageAttempts } from "./usage-event-rows.js";
+export type { StoredUsageAttempt } from "./usage-event-rows.js";

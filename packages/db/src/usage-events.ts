@@ -78,7 +78,7 @@ export function usageEventStatements(provider: DatabaseProvider, events: UsageEv
     const builder = placeholders(provider);
     const rows = events.slice(start, start + rowsPerStatement).map((event) => `(${eventValues(provider, event).map((value) => builder.add(value)).join(", ")})`);
     // An event that carries its id (journaled) and is already stored is not inserted twice.
-    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, args: builder.args });
+    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id", "occurred_at") DO NOTHING`, args: builder.args });
   }
   return statements;
 }
