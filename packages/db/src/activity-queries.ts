@@ -12,6 +12,7 @@ import {
   sqlPlaceholder,
   sqlTimestamp,
 } from "./sql-client.js";
+import { parseStoredMetadata, parseStoredUsageAttempts, type StoredUsageAttempt } from "./usage-event-rows.js";
 
 /** An HTTP status filter: one status, or a class (`2xx`, `4xx`, `5xx`). */
 export type ActivityStatusFilter = number | "2xx" | "3xx" | "4xx" | "5xx";
@@ -94,21 +95,9 @@ export interface ActivityCall {
   hasContent: boolean;
 }
 
-/** One provider attempt of a call (as stored: snake_case JSON). */
-export interface ActivityAttempt {
-  connection_id: string | null;
-  provider: string | null;
-  model: string | null;
-  status: number | null;
-  latency_ms: number | null;
-  error_code: string | null;
-  outcome: string;
-  reason: string | null;
-}
-
 /** Everything recorded of one call except its content. */
 export interface ActivityCallDetail extends ActivityCall {
-  attempts: ActivityAttempt[];
+  attempts: StoredUsageAttempt[];
   errorMessage: string | null;
 }
 
@@ -221,14 +210,6 @@ function addKeysetCondition(sql: SqlConditions, cursor: TimeCursor, direction: "
   else sql.add(`"occurred_at" >= ${at} AND ("occurred_at" > ${at} OR "id" > ${id})`);
 }
 
-function stringRecord(value: unknown): Record<string, string> {
-  const parsed = value === null || value === undefined ? {} : sqlJson(value);
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
-  const record: Record<string, string> = {};
-  for (const [key, item] of Object.entries(parsed)) if (typeof item === "string") record[key] = item;
-  return record;
-}
-
 function stringList(value: unknown): string[] {
   const parsed = value === null || value === undefined ? [] : sqlJson(value);
   return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : [];
@@ -262,30 +243,13 @@ function toActivityCall(row: Record<string, unknown>): ActivityCall {
     clientLabel: sqlNullableString(row.client_label),
     clientVersion: sqlNullableString(row.client_version),
     sessionId: sqlNullableString(row.session_id),
-    metadata: stringRecord(row.metadata),
+    metadata: parseStoredMetadata(row.metadata),
     guardrailFlags: stringList(row.guardrail_flags),
     budgetOutcome: sqlNullableString(row.budget_outcome),
     rateLimitOutcome: sqlNullableString(row.rate_limit_outcome),
     attemptCount: sqlNumber(row.attempt_count ?? 0),
     hasContent: sqlBoolean(row.has_content),
   };
-}
-
-function toAttempts(value: unknown): ActivityAttempt[] {
-  const parsed = value === null || value === undefined ? [] : sqlJson(value);
-  if (!Array.isArray(parsed)) return [];
-  return parsed
-    .filter((item): item is Record<string, unknown> => typeof item === "object" && item !== null)
-    .map((item) => ({
-      connection_id: typeof item.connection_id === "string" ? item.connection_id : null,
-      provider: typeof item.provider === "string" ? item.provider : null,
-      model: typeof item.model === "string" ? item.model : null,
-      status: typeof item.status === "number" ? item.status : null,
-      latency_ms: typeof item.latency_ms === "number" ? item.latency_ms : null,
-      error_code: typeof item.error_code === "string" ? item.error_code : null,
-      outcome: typeof item.outcome === "string" ? item.outcome : "failed",
-      reason: typeof item.reason === "string" ? item.reason : null,
-    }));
 }
 
 /** One keyset page of calls (internal: the cursor is already decoded). */
@@ -366,7 +330,7 @@ export async function getActivityCall(db: SqlClient, options: GetActivityCallOpt
   });
   const row = rows[0];
   if (row === undefined) return null;
-  return { ...toActivityCall(row), attempts: toAttempts(row.attempts), errorMessage: sqlNullableString(row.error_message) };
+  return { ...toActivityCall(row), attempts: parseStoredUsageAttempts(row.attempts), errorMessage: sqlNullableString(row.error_message) };
 }
 
 /** Calls of one session, grouped by (project, API key, user, session id). */

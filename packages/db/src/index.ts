@@ -245,7 +245,6 @@ export type {
   ActivityStatusFilter,
   ActivityCall,
   ActivityCallDetail,
-  ActivityAttempt,
   ActivitySession,
   ListActivityCallsOptions,
   IterateActivityCallsOptions,
