@@ -254,3 +254,8 @@ export type {
 } from "./activity-queries.js";
 export { parseStoredMetadata, parseStoredUsageAttempts, toStoredUsageAttempts } from "./usage-event-rows.js";
 export type { StoredUsageAttempt } from "./usage-event-rows.js";
+export { readUsageEventContent, sealUsageEventContents, capUsageContent, defaultContentMaxBytes, defaultContentRetentionDays } from "./usage-event-contents.js";
+export type { SealedUsageContent, UsageEventContent, UsageEventToWrite } from "./usage-event-contents.js";
+export { aggregateHourlyUsageRollups, latencyBucketIndex } from "./usage-hourly-rollups.js";
+export { ensureUsageEventPartitions, listUsageEventPartitions, runUsageMaintenance, sweepUsageRetention, defaultActivityRetentionDays } from "./usage-retention.js";
+export type { UsageMaintenanceOptions, UsageMaintenanceResult } from "./usage-retention.js";
