@@ -367,12 +367,13 @@ describe.each(databaseTargets)("activity (%s)", (target) => {
       "project_elsewhere",
     ]);
     expect((await get(`/api/activity/${requests.served}`, otherOwnerCookie)).status).toBe(404);
-    expect((await get(`/api/activity/sessions/chat-1?project_id=${projectOne}`, otherOwnerCookie)).body.data).toEqual([]);
+    expect((await get(`/api/activity/sessions/chat-1?project_id=${projectOne}`, otherOwnerCookie)).status).toBe(404);
     expect((await get(`/api/activity/${requests.other}`)).status).toBe(404);
 
     expect(await requestIds("", memberCookie)).toEqual([requests.limited, requests.served]);
     expect(await requestIds(`?project_id=${projectTwo}`, memberCookie)).toEqual([]);
     expect((await get(`/api/activity/${requests.failed}`, memberCookie)).status).toBe(404);
+    expect((await get("/api/activity/sessions/chat-2", memberCookie)).status).toBe(404);
     expect((await get("/api/activity/sessions", memberCookie)).body.data.map((session: { project_id: string }) => session.project_id)).toEqual([projectOne]);
     expect((await get("/api/activity/sessions/chat-1", memberCookie)).body.data.map((call: { request_id: string }) => call.request_id)).toEqual([
       requests.served,
