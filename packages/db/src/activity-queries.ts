@@ -176,7 +176,10 @@ function addActivityFilters(sql: SqlConditions, filters: ActivityFilters): void 
   if (typeof filters.status === "number") sql.equals("status", Math.trunc(filters.status));
   else if (filters.status !== undefined) {
     const [low, high] = statusClasses[filters.status]!;
-    sql.add(`"status" >= ${sql.parameter(low)} AND "status" < ${sql.parameter(high)}`);
+    // SQLite would range-scan the (organization, status, occurred_at) index and sort every match
+    // (a second for 30,000 calls); `+status` keeps it on the time-ordered walk that stops at a page.
+    const column = sql.provider === "sqlite" ? `+"status"` : `"status"`;
+    sql.add(`${column} >= ${sql.parameter(low)} AND ${column} < ${sql.parameter(high)}`);
   }
   sql.equals("error_code", filters.errorCode);
   sql.equals("client_label", filters.clientLabel);
