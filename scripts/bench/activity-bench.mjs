@@ -57,7 +57,10 @@ function eventExpressions(dialect) {
     // The gateway's format: `req_`, 9 base-36 digits of the call's Unix ms, 16 more characters.
     request_id: concat(
       "'req_'",
-      ...Array.from({ length: 9 }, (_, position) => `substr('0123456789abcdefghijklmnopqrstuvwxyz', ((${msExpression}) / ${36 ** (8 - position)}) % 36 + 1, 1)`),
+      ...Array.from({ length: 9 }, (_, position) => {
+        const digit = `((${msExpression}) / ${36 ** (8 - position)}) % 36 + 1`;
+        return `substr('0123456789abcdefghijklmnopqrstuvwxyz', ${dialect === "postgresql" ? `(${digit})::int` : digit}, 1)`;
+      }),
       dialect === "postgresql" ? `lpad(g::text, 16, '0')` : `substr('0000000000000000' || g, -16, 16)`,
     ),
     occurred_at: time,
