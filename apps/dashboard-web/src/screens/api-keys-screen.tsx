@@ -1,4 +1,6 @@
 import { useState } from "react";
+import { Link } from "react-router";
+import { activityLink } from "../activity/activity-filters.js";
 import type { ApiKey, CreatedApiKey } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ActionButton } from "../components/action-button.js";
@@ -23,7 +25,7 @@ const statusTone = { active: "success", expired: "warning", revoked: "danger" } 
 
 /** API keys: list with filters, create (the secret shown once, with a copy button), revoke with confirmation. */
 export function ApiKeysScreen() {
-  const { canUseProject } = useSession();
+  const { can, canUseProject } = useSession();
   const names = useNames();
   const [projectId, setProjectId] = useState("");
   const [status, setStatus] = useState<"" | ApiKey["status"]>("");
@@ -96,6 +98,11 @@ export function ApiKeysScreen() {
             <td title={formatDateTime(key.last_used_at)}>{formatRelativeTime(key.last_used_at)}</td>
             <td>{formatDateTime(key.expires_at)}</td>
             <td className="row-actions">
+              {can("get /api/activity") ? (
+                <Link className="button small" to={activityLink({ api_key_id: key.id })} aria-label={`Activity of ${key.name}`}>
+                  Activity
+                </Link>
+              ) : null}
               <ActionButton operation="delete /api/api-keys/{api_key_id}" when={key.status !== "revoked" && canUseProject(key.project_id)} small tone="danger" onClick={() => revoke.ask(key)} aria-label={`Revoke ${key.name}`}>
                 Revoke
               </ActionButton>
