@@ -38,6 +38,10 @@ export interface SnapshotProject {
   organizationId: string;
   name: string;
   captureContent: boolean;
+  /** Captured bytes per call (default 65536). */
+  contentMaxBytes?: number;
+  /** Days captured content is kept (default 7). */
+  contentRetentionDays?: number;
 }
 
 /** A gateway API key that is not revoked (it may still be expired). */
@@ -51,6 +55,8 @@ export interface SnapshotApiKey {
   secretHash: string;
   expiresAt: Date | null;
   createdByUserId: string | null;
+  /** Metadata recorded with every call of the key; `X-Gateway-Metadata` is merged over it. */
+  defaultMetadata?: Readonly<Record<string, string>>;
 }
 
 /** The kinds of provider connection. */

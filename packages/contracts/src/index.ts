@@ -20,5 +20,5 @@ export type { ModelEndpoint } from "./model-endpoint.js";
 export { modelEndpointNames } from "./model-endpoint.js";
 export type { ModelPrice } from "./model-price.js";
 export type { NormalizedUsage } from "./token-usage.js";
-export type { UsageEndpoint, UsageEventRecord } from "./usage-event.js";
+export type { UsageAttempt, UsageAttemptOutcome, UsageContentCapture, UsageEndpoint, UsageEventRecord } from "./usage-event.js";
 export type { StoredResponse } from "./stored-response.js";

@@ -28,6 +28,7 @@ import {
   assertOneOf,
 } from "./enums.js";
 import { decodeMcpServerTokens } from "./mcp-server-grants.js";
+import { parseStoredMetadata } from "./usage-event-rows.js";
 
 /** Options of `loadControlPlaneSnapshot`. */
 export interface LoadControlPlaneSnapshotOptions {
@@ -38,9 +39,9 @@ export interface LoadControlPlaneSnapshotOptions {
 /** The snapshot's reads: plain SELECTs on the raw driver (same SQL on SQLite and PostgreSQL). */
 const snapshotQueries = {
   organizations: 'SELECT "id", "name", "slug" FROM "organizations" ORDER BY "id"',
-  projects: 'SELECT "id", "organization_id", "name", "capture_content" FROM "projects" ORDER BY "id"',
+  projects: 'SELECT "id", "organization_id", "name", "capture_content", "content_max_bytes", "content_retention_days" FROM "projects" ORDER BY "id"',
   apiKeys:
-    'SELECT "id", "organization_id", "project_id", "team_id", "name", "secret_hash", "expires_at", "created_by_user_id" FROM "api_keys" WHERE "revoked_at" IS NULL ORDER BY "id"',
+    'SELECT "id", "organization_id", "project_id", "team_id", "name", "secret_hash", "expires_at", "created_by_user_id", "default_metadata" FROM "api_keys" WHERE "revoked_at" IS NULL ORDER BY "id"',
   connections:
     'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled", "logprobs", "default_max_tokens", "timeouts", "responses_api", "model_endpoints" FROM "connections" ORDER BY "organization_id", "name"',
   routes:
@@ -90,6 +91,8 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
       organizationId: String(row.organization_id),
       name: String(row.name),
       captureContent: sqlBoolean(row.capture_content),
+      contentMaxBytes: sqlNumber(row.content_max_bytes),
+      contentRetentionDays: sqlNumber(row.content_retention_days),
     })),
     apiKeys: apiKeys.map((row) => ({
       id: String(row.id),
@@ -100,6 +103,7 @@ export async function loadControlPlaneSnapshot(db: SqlClient, options: LoadContr
       secretHash: String(row.secret_hash),
       expiresAt: sqlDate(row.expires_at),
       createdByUserId: sqlNullableString(row.created_by_user_id),
+      defaultMetadata: snapshotMetadata(row.default_metadata),
     })),
     connections: connections.map((row) => {
       const id = String(row.id);
@@ -241,4 +245,13 @@ function jsonColumn(value: unknown, where: string): unknown {
   } catch {
     throw new Error(`invalid stored JSON in ${where}: not JSON text`);
   }
+}
+
+const NO_METADATA: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A key's default metadata; keys without any share one frozen empty object. */
+function snapshotMetadata(value: unknown): Readonly<Record<string, string>> {
+  if (value === null || value === undefined || value === "{}") return NO_METADATA;
+  const metadata = parseStoredMetadata(value);
+  return Object.keys(metadata).length === 0 ? NO_METADATA : Object.freeze(metadata);
 }

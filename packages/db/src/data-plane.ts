@@ -36,6 +36,8 @@ export { subscribeControlPlaneChanges, controlPlaneNotificationChannel } from ".
 export type { SubscribeControlPlaneChangesOptions, UnsubscribeControlPlaneChanges } from "./subscribe-control-plane-changes.js";
 export { writeUsageBatch, appendUsageEvents, applyUsageRollups } from "./usage-events.js";
 export type { UsageBatchOptions } from "./usage-events.js";
+export { sealUsageEventContents } from "./usage-event-contents.js";
+export type { SealedUsageContent, UsageEventToWrite } from "./usage-event-contents.js";
 export { openUsageWriterThread } from "./open-usage-writer-thread.js";
 export type { UsageWriterThread, UsageWriterThreadOptions } from "./open-usage-writer-thread.js";
 export { listEnabledTelemetryDestinations, recordTelemetryDelivery } from "./telemetry-destinations.js";
@@ -54,3 +56,5 @@ export { createRecordedUsageLoaders, recordedSpendBudget } from "./recorded-usag
 export type { RecordedSpendBudgetRule, RecordedSpendWindow, RecordedTokensRule } from "./recorded-usage-loaders.js";
 export { listAdmittedTokenBuckets } from "./list-admitted-token-buckets.js";
 export type { ListAdmittedTokenBucketsOptions } from "./list-admitted-token-buckets.js";
+export { ensureUsageEventPartitions, listUsageEventPartitions, runUsageMaintenance, sweepUsageRetention, defaultActivityRetentionDays } from "./usage-retention.js";
+export type { UsageMaintenanceOptions, UsageMaintenanceResult } from "./usage-retention.js";

@@ -3,6 +3,10 @@ import type { DatabaseProvider } from "./database-url.js";
 import type { SqlStatement } from "./statement-runner.js";
 import { type SqlClient, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
 import { timeOrderedId } from "./time-ordered-id.js";
+import { toStoredUsageAttempts } from "./usage-event-rows.js";
+import { type UsageEventToWrite, usageEventContentStatement, sealUsageEventContents } from "./usage-event-contents.js";
+import type { SecretBox } from "./secret-box.js";
+import { hourlyUsageRollupStatements } from "./usage-hourly-rollups.js";
 
 /** A stored usage event (the record plus its id). */
 export interface StoredUsageEvent extends UsageEventRecord {
@@ -28,6 +32,8 @@ export interface UsageBatchOptions {
    * control-plane version does not move: its triggers ignore `last_used_at`.
    */
   apiKeysLastUsed?: ReadonlyMap<string, Date>;
+  /** Seals (compresses and encrypts) content that is not sealed yet; without it such content is not stored. */
+  secretBox?: SecretBox;
 }
 
 /** The default rows per statement of each dialect (see `UsageBatchOptions.chunkSize`). */
@@ -40,8 +46,12 @@ const EVENT_COLUMNS = [
   "id", "request_id", "trace_id", "occurred_at", "organization_id", "project_id", "api_key_id", "user_id", "endpoint",
   "requested_model", "route_id", "provider", "model", "status", "error_code", "input_tokens", "output_tokens",
   "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "cost_micros", "budget_outcome", "latency_ms", "time_to_first_byte_ms",
-  "client_label", "session_id", "guardrail_flags", "content",
+  "client_label", "session_id", "guardrail_flags", "team_id", "connection_id", "client_version", "metadata", "attempts", "attempt_count",
+  "gateway_overhead_ms", "rate_limit_outcome", "guardrail_flagged", "error_message", "has_content",
 ] as const;
+
+const EMPTY_JSON_OBJECT = "{}";
+const EMPTY_JSON_ARRAY = "[]";
 
 /** Placeholder builder for one statement. */
 function placeholders(provider: DatabaseProvider) {
@@ -55,9 +65,11 @@ function placeholders(provider: DatabaseProvider) {
   };
 }
 
-function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unknown[] {
-  const content = event.content === null || event.content === undefined || event.endpoint === "decisions" ? null : JSON.stringify(event.content);
+function eventValues(provider: DatabaseProvider, event: UsageEventToWrite): unknown[] {
   const cost = toInteger(event.costMicros);
+  const flags = event.guardrailFlags ?? [];
+  const attempts = event.attempts ?? [];
+  const metadata = event.metadata;
   return [
     event.id ?? timeOrderedId(), event.requestId, event.traceId, sqlTimestamp(provider, event.occurredAt), event.organizationId, event.projectId,
     event.apiKeyId, event.userId, event.endpoint, event.requestedModel, event.routeId, event.provider, event.model,
@@ -65,12 +77,20 @@ function eventValues(provider: DatabaseProvider, event: UsageEventRecord): unkno
     toInteger(event.cacheReadTokens), toInteger(event.cacheWriteTokens), toInteger(event.reasoningTokens ?? 0),
     provider === "postgresql" ? String(cost) : cost,
     event.budgetOutcome, toInteger(event.latencyMs), event.timeToFirstByteMs === null ? null : toInteger(event.timeToFirstByteMs),
-    event.clientLabel, event.sessionId, JSON.stringify(event.guardrailFlags ?? []), content,
+    event.clientLabel, event.sessionId, flags.length === 0 ? EMPTY_JSON_ARRAY : JSON.stringify(flags),
+    event.teamId ?? null, event.connectionId ?? null, event.clientVersion ?? null,
+    metadata === null || metadata === undefined ? EMPTY_JSON_OBJECT : JSON.stringify(metadata),
+    attempts.length === 0 ? EMPTY_JSON_ARRAY : JSON.stringify(toStoredUsageAttempts(attempts)), attempts.length,
+    event.gatewayOverheadMs === null || event.gatewayOverheadMs === undefined ? null : toInteger(event.gatewayOverheadMs),
+    event.rateLimitOutcome ?? null, flags.length > 0, event.errorMessage ?? null, event.sealedContent !== undefined && event.sealedContent !== null,
   ];
 }
 
-/** Multi-row INSERT statements for the events. Content of `decisions` events is dropped. */
-export function usageEventStatements(provider: DatabaseProvider, events: UsageEventRecord[], chunkSize = defaultChunkSize(provider)): SqlStatement[] {
+/**
+ * Multi-row INSERT statements for the events, and one INSERT into `usage_event_contents` per
+ * event with sealed content (see `sealUsageEventContents`; content that is not sealed is not stored).
+ */
+export function usageEventStatements(provider: DatabaseProvider, events: UsageEventToWrite[], chunkSize = defaultChunkSize(provider)): SqlStatement[] {
   const statements: SqlStatement[] = [];
   const columns = EVENT_COLUMNS.map((column) => `"${column}"`).join(", ");
   const rowsPerStatement = Math.max(1, Math.min(chunkSize, 1_000));
@@ -78,7 +98,12 @@ export function usageEventStatements(provider: DatabaseProvider, events: UsageEv
     const builder = placeholders(provider);
     const rows = events.slice(start, start + rowsPerStatement).map((event) => `(${eventValues(provider, event).map((value) => builder.add(value)).join(", ")})`);
     // An event that carries its id (journaled) and is already stored is not inserted twice.
-    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id") DO NOTHING`, args: builder.args });
+    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id", "occurred_at") DO NOTHING`, args: builder.args });
+  }
+  for (const event of events) {
+    if (event.sealedContent !== undefined && event.sealedContent !== null && event.organizationId !== null) {
+      statements.push(usageEventContentStatement(provider, event, event.sealedContent));
+    }
   }
   return statements;
 }
@@ -111,7 +136,7 @@ async function runInTransaction(db: SqlClient, statements: SqlStatement[]): Prom
  * (Prisma's createMany costs ~1 ms per row here). Content of `decisions` events is dropped.
  * Returns the number of rows written. Does not touch the daily rollups (see `writeUsageBatch`).
  */
-export async function appendUsageEvents(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+export async function appendUsageEvents(db: SqlClient, events: UsageEventToWrite[], options: UsageBatchOptions = {}): Promise<number> {
   if (events.length === 0) return 0;
   await runInTransaction(db, usageEventStatements(db.provider, events, options.chunkSize));
   return events.length;
@@ -209,14 +234,17 @@ export function usageRollupStatements(provider: DatabaseProvider, groups: UsageR
   return statements;
 }
 
-/** Adds the events to the daily rollups (one transaction). */
+/** Adds the events to the daily and hourly rollups (one transaction). */
 export async function applyUsageRollups(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<void> {
   if (events.length === 0) return;
-  await runInTransaction(db, usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize));
+  await runInTransaction(db, [
+    ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
+    ...hourlyUsageRollupStatements(db.provider, events, options.chunkSize),
+  ]);
 }
 
 /** The events whose `id` is not stored yet (events without an id are always new). */
-async function withoutStoredEvents(db: SqlClient, events: UsageEventRecord[]): Promise<UsageEventRecord[]> {
+async function withoutStoredEvents<Event extends UsageEventRecord>(db: SqlClient, events: Event[]): Promise<Event[]> {
   const stored = new Set<string>();
   const withIds = events.filter((event) => event.id !== undefined);
   for (let start = 0; start < withIds.length; start += 500) {
@@ -229,18 +257,20 @@ async function withoutStoredEvents(db: SqlClient, events: UsageEventRecord[]): P
 }
 
 /**
- * What the gateway's batched usage writer calls: inserts the events AND increments the daily
- * rollups in ONE transaction, so a retried batch never counts twice in the rollups, with the
+ * What the gateway's batched usage writer calls: inserts the events (and their sealed content) AND
+ * increments the daily and hourly rollups in ONE transaction, so a retried batch never counts twice in the rollups, with the
  * keys' `last_used_at` (`apiKeysLastUsed`, also without events: the last ones at shutdown). Returns
  * the number of events written (without those skipped by `skipStored`).
  */
-export async function writeUsageBatch(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<number> {
+export async function writeUsageBatch(db: SqlClient, events: UsageEventToWrite[], options: UsageBatchOptions = {}): Promise<number> {
   if (options.skipStored) events = await withoutStoredEvents(db, events);
+  if (options.secretBox !== undefined) events = await sealUsageEventContents(events, options.secretBox);
   const lastUsed = options.apiKeysLastUsed === undefined ? [] : apiKeyLastUsedStatements(db.provider, options.apiKeysLastUsed);
   if (events.length === 0 && lastUsed.length === 0) return 0;
   await runInTransaction(db, [
     ...usageEventStatements(db.provider, events, options.chunkSize),
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
+    ...hourlyUsageRollupStatements(db.provider, events, options.chunkSize),
     ...lastUsed,
   ]);
   return events.length;

@@ -1,8 +1,9 @@
 import type { SqlClient } from "./sql-client.js";
 import { sqlNullableNumber, sqlNumber, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
 
-/** Upper bounds (inclusive, ms) of the latency histogram buckets of {@link listUsageSeries}; a last bucket holds everything slower. */
-export const usageLatencyBucketBoundsMs: readonly number[] = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10_000, 20_000, 30_000, 60_000];
+import { usageLatencyBucketBoundsMs } from "./usage-hourly-rollups.js";
+
+export { usageLatencyBucketBoundsMs };
 
 /** The time bucket of a series point: UTC hour or UTC day. */
 export type UsageSeriesInterval = "hour" | "day";
@@ -47,13 +48,14 @@ export interface UsageSeriesRow {
   timeToFirstByteCount: number;
 }
 
-function bucketExpression(provider: SqlClient["provider"], interval: UsageSeriesInterval): string {
+function bucketExpression(provider: SqlClient["provider"], interval: UsageSeriesInterval, column: string): string {
   // SQLite keeps Prisma's ISO-8601 text ("2026-03-01T10:00:00.000+00:00"); PostgreSQL a UTC `timestamp(3)`.
-  if (provider === "sqlite") return interval === "hour" ? "substr(occurred_at, 1, 13)" : "substr(occurred_at, 1, 10)";
-  return interval === "hour" ? `to_char(occurred_at, 'YYYY-MM-DD"T"HH24')` : `to_char(occurred_at, 'YYYY-MM-DD')`;
+  if (provider === "sqlite") return interval === "hour" ? `substr(${column}, 1, 13)` : `substr(${column}, 1, 10)`;
+  return interval === "hour" ? `to_char(${column}, 'YYYY-MM-DD"T"HH24')` : `to_char(${column}, 'YYYY-MM-DD')`;
 }
 
-function groupExpression(groupBy: UsageSeriesGroupBy): string {
+/** The group key over raw events. */
+function eventGroupExpression(groupBy: UsageSeriesGroupBy): string {
   switch (groupBy) {
     case "none":
       return "''";
@@ -69,41 +71,97 @@ function groupExpression(groupBy: UsageSeriesGroupBy): string {
   }
 }
 
+/** The group key over hourly rollups ("" already stands for none there). */
+function rollupGroupExpression(groupBy: UsageSeriesGroupBy): string {
+  switch (groupBy) {
+    case "none":
+      return "''";
+    case "model":
+      return "model";
+    case "api_key":
+      return "api_key_id";
+    case "project":
+      return "project_id";
+    case "client_label":
+      return "client_label";
+  }
+}
+
+const HOUR_MS = 3_600_000;
+const histogramSize = usageLatencyBucketBoundsMs.length + 1;
+
 /**
- * Usage over time from the usage events (not the daily rollups, which keep neither client labels
- * nor latencies): per UTC hour or day and per group, the call and error counts, tokens, cost and
- * latency (total, maximum and a fixed histogram, from which callers estimate percentiles).
- * Aggregated in SQL on both dialects; rows are ordered by bucket, then key.
+ * Usage over time: per UTC hour or day and per group, the call and error counts, tokens, cost and
+ * latency (total, maximum and a fixed histogram, from which callers estimate percentiles). Whole
+ * hours come from the hourly rollups (`usage_hourly_rollups`, written with every usage batch);
+ * only the partial hours at either end of the range are summed from raw events, so a 30-day
+ * series reads at most ~720 rollup rows per group instead of every event. One SQL statement on
+ * both dialects; rows are ordered by bucket, then key.
  */
 export async function listUsageSeries(db: SqlClient, options: ListUsageSeriesOptions): Promise<UsageSeriesRow[]> {
-  const args: unknown[] = [options.organizationId, sqlTimestamp(db.provider, options.from), sqlTimestamp(db.provider, options.to)];
-  const conditions = [`organization_id = ${sqlPlaceholder(db.provider, 1)}`, `occurred_at >= ${sqlPlaceholder(db.provider, 2)}`, `occurred_at < ${sqlPlaceholder(db.provider, 3)}`];
-  if (options.projectId !== undefined) {
-    args.push(options.projectId);
-    conditions.push(`project_id = ${sqlPlaceholder(db.provider, args.length)}`);
+  const args: unknown[] = [];
+  const add = (value: unknown) => {
+    args.push(value);
+    return sqlPlaceholder(db.provider, args.length);
+  };
+  const filters = (column: (name: string) => string) => {
+    const conditions = [`${column("organization_id")} = ${add(options.organizationId)}`];
+    if (options.projectId !== undefined) conditions.push(`${column("project_id")} = ${add(options.projectId)}`);
+    if (options.apiKeyId !== undefined) conditions.push(`${column("api_key_id")} = ${add(options.apiKeyId)}`);
+    return conditions;
+  };
+  const fromMs = options.from.getTime();
+  const toMs = options.to.getTime();
+  const firstWholeHour = Math.ceil(fromMs / HOUR_MS) * HOUR_MS;
+  const lastWholeHourEnd = Math.floor(toMs / HOUR_MS) * HOUR_MS;
+  const useRollups = firstWholeHour < lastWholeHourEnd;
+  // Raw-event ranges: the whole range when it spans no whole hour, else the partial hours at each end.
+  const rawRanges: [number, number][] = useRollups
+    ? ([[fromMs, firstWholeHour], [lastWholeHourEnd, toMs]] as [number, number][]).filter(([start, end]) => start < end)
+    : [[fromMs, toMs]];
+
+  const parts: string[] = [];
+  if (rawRanges.length > 0) {
+    const conditions = filters((name) => name);
+    const ranges = rawRanges.map(([start, end]) => `(occurred_at >= ${add(sqlTimestamp(db.provider, new Date(start)))} AND occurred_at < ${add(sqlTimestamp(db.provider, new Date(end)))})`);
+    let previous = -1;
+    const histogram = usageLatencyBucketBoundsMs.map((bound, index) => {
+      const column = `SUM(CASE WHEN latency_ms > ${previous} AND latency_ms <= ${bound} THEN 1 ELSE 0 END) AS latency_le_${index}`;
+      previous = bound;
+      return column;
+    });
+    histogram.push(`SUM(CASE WHEN latency_ms > ${previous} THEN 1 ELSE 0 END) AS latency_le_${usageLatencyBucketBoundsMs.length}`);
+    parts.push(`SELECT ${bucketExpression(db.provider, options.interval, "occurred_at")} AS bucket, ${eventGroupExpression(options.groupBy)} AS group_key,
+      COUNT(*) AS request_count, SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END) AS error_count,
+      SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
+      SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens, SUM(cost_micros) AS cost_micros,
+      SUM(latency_ms) AS latency_total, MAX(latency_ms) AS latency_max,
+      SUM(time_to_first_byte_ms) AS ttfb_total, COUNT(time_to_first_byte_ms) AS ttfb_count,
+      ${histogram.join(", ")}
+      FROM usage_events WHERE ${conditions.join(" AND ")} AND (${ranges.join(" OR ")})
+      GROUP BY 1, 2`);
   }
-  if (options.apiKeyId !== undefined) {
-    args.push(options.apiKeyId);
-    conditions.push(`api_key_id = ${sqlPlaceholder(db.provider, args.length)}`);
+  if (useRollups) {
+    const conditions = filters((name) => name);
+    conditions.push(`hour >= ${add(sqlTimestamp(db.provider, new Date(firstWholeHour)))}`, `hour < ${add(sqlTimestamp(db.provider, new Date(lastWholeHourEnd)))}`);
+    const histogram = Array.from({ length: histogramSize }, (_, index) => `SUM(latency_bucket_${index}) AS latency_le_${index}`);
+    parts.push(`SELECT ${bucketExpression(db.provider, options.interval, "hour")} AS bucket, ${rollupGroupExpression(options.groupBy)} AS group_key,
+      SUM(request_count) AS request_count, SUM(error_count) AS error_count,
+      SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
+      SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens, SUM(cost_micros) AS cost_micros,
+      SUM(latency_ms_sum) AS latency_total, MAX(latency_ms_max) AS latency_max,
+      SUM(time_to_first_byte_ms_sum) AS ttfb_total, SUM(time_to_first_byte_count) AS ttfb_count,
+      ${histogram.join(", ")}
+      FROM usage_hourly_rollups WHERE ${conditions.join(" AND ")}
+      GROUP BY 1, 2`);
   }
-  let previous = -1;
-  const histogramColumns = usageLatencyBucketBoundsMs.map((bound, index) => {
-    const column = `SUM(CASE WHEN latency_ms > ${previous} AND latency_ms <= ${bound} THEN 1 ELSE 0 END) AS latency_le_${index}`;
-    previous = bound;
-    return column;
-  });
-  histogramColumns.push(`SUM(CASE WHEN latency_ms > ${previous} THEN 1 ELSE 0 END) AS latency_le_${usageLatencyBucketBoundsMs.length}`);
-  const sql = `SELECT ${bucketExpression(db.provider, options.interval)} AS bucket, ${groupExpression(options.groupBy)} AS group_key,
-    COUNT(*) AS request_count,
-    SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END) AS error_count,
-    SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
-    SUM(cache_read_tokens) AS cache_read_tokens, SUM(cache_write_tokens) AS cache_write_tokens,
-    SUM(cost_micros) AS cost_micros,
-    SUM(latency_ms) AS latency_total, MAX(latency_ms) AS latency_max,
-    SUM(time_to_first_byte_ms) AS ttfb_total, COUNT(time_to_first_byte_ms) AS ttfb_count,
-    ${histogramColumns.join(",\n    ")}
-    FROM usage_events WHERE ${conditions.join(" AND ")}
-    GROUP BY 1, 2 ORDER BY 1, 2`;
+  const outerHistogram = Array.from({ length: histogramSize }, (_, index) => `SUM(latency_le_${index}) AS latency_le_${index}`);
+  const sql = `SELECT bucket, group_key, SUM(request_count) AS request_count, SUM(error_count) AS error_count,
+    SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(cache_read_tokens) AS cache_read_tokens,
+    SUM(cache_write_tokens) AS cache_write_tokens, SUM(cost_micros) AS cost_micros, SUM(latency_total) AS latency_total,
+    MAX(latency_max) AS latency_max, SUM(ttfb_total) AS ttfb_total, SUM(ttfb_count) AS ttfb_count, ${outerHistogram.join(", ")}
+    FROM (${parts.join("\n    UNION ALL\n    ")}) AS parts
+    GROUP BY bucket, group_key ORDER BY bucket, group_key`;
   const rows = await db.queryStatement({ sql, args });
   return rows.map((row) => ({
     bucket: String(row.bucket),
@@ -117,7 +175,7 @@ export async function listUsageSeries(db: SqlClient, options: ListUsageSeriesOpt
     costMicros: sqlNumber(row.cost_micros ?? 0),
     latencyMsTotal: sqlNumber(row.latency_total ?? 0),
     latencyMsMax: sqlNullableNumber(row.latency_max) ?? 0,
-    latencyHistogram: Array.from({ length: usageLatencyBucketBoundsMs.length + 1 }, (_, index) => sqlNumber(row[`latency_le_${index}`] ?? 0)),
+    latencyHistogram: Array.from({ length: histogramSize }, (_, index) => sqlNumber(row[`latency_le_${index}`] ?? 0)),
     timeToFirstByteMsTotal: sqlNumber(row.ttfb_total ?? 0),
     timeToFirstByteCount: sqlNumber(row.ttfb_count ?? 0),
   }));

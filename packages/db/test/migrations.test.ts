@@ -95,6 +95,74 @@ describe.each(databaseTargets)("migrations on $provider", (target) => {
   });
 });
 
+describe.each(databaseTargets)("the activity storage migration on $provider", (target) => {
+  it.skipIf(target.skip)("keeps usage events written before it, backfills their flags and hourly rollups, and (PostgreSQL) moves them into day partitions", async () => {
+    const fresh = await target.fresh();
+    const migrationsDirectory = mkdtempSync(path.join(tmpdir(), "gateway-migrations-"));
+    try {
+      cpSync(defaultMigrationsDirectory(), migrationsDirectory, { recursive: true });
+      const providerDirectory = path.join(migrationsDirectory, target.provider);
+      const activityMigration = readdirSync(providerDirectory).find((entry) => /^\d{14}_activity_store$/.test(entry))!;
+      // The schema as it was before: every migration up to (not including) the activity storage one.
+      const later = readdirSync(providerDirectory).filter((entry) => /^\d{14}_/.test(entry) && entry >= activityMigration);
+      const held = mkdtempSync(path.join(tmpdir(), "gateway-migrations-held-"));
+      for (const entry of later) {
+        cpSync(path.join(providerDirectory, entry), path.join(held, entry), { recursive: true });
+        rmSync(path.join(providerDirectory, entry), { recursive: true, force: true });
+      }
+      const resolved = resolveDatabaseUrl(fresh.url);
+      const options = { url: resolved.url, provider: target.provider, schema: resolved.schema ?? undefined, migrationsDirectory };
+      await migrateDatabase(options);
+      const database = fresh.open();
+      try {
+        const timestamp = (iso: string) => (target.provider === "sqlite" ? iso.replace("Z", "+00:00") : iso.slice(0, -1));
+        const insert = `INSERT INTO "usage_events" ("id", "request_id", "occurred_at", "organization_id", "project_id", "api_key_id", "endpoint", "provider", "model", "status",
+            "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_micros", "latency_ms", "time_to_first_byte_ms", "client_label", "guardrail_flags", "content")
+          VALUES ($1, $2, ${target.provider === "sqlite" ? "$3" : "$3::timestamp"}, 'org_1', 'prj_1', 'key_1', 'chat_completions', 'openai', 'gpt-4o', $4, 10, 5, 0, 0, 120, $5, 40, 'cli', ${target.provider === "sqlite" ? "$6, $7" : "$6::jsonb, $7::jsonb"})`;
+        const rows = [
+          ["evt_old_1", "req_old_1", "2026-10-01T10:15:00.000Z", 200, 80, "[]", null],
+          ["evt_old_2", "req_old_2", "2026-10-01T10:45:00.000Z", 502, 900, '["pii_redacted"]', '{"request":{"messages":[]}}'],
+          ["evt_old_3", "req_old_3", "2026-10-03T23:59:59.000Z", 200, 60, "[]", null],
+        ];
+        for (const [id, requestId, at, status, latency, flags, content] of rows) {
+          await database.prisma.$executeRawUnsafe(target.provider === "sqlite" ? insert.replace(/\$\d/g, "?") : insert, id, requestId, timestamp(at as string), status, latency, flags, content);
+        }
+        for (const entry of later) cpSync(path.join(held, entry), path.join(providerDirectory, entry), { recursive: true });
+        const result = await migrateDatabase(options);
+        expect(result.applied).toContain(activityMigration);
+
+        const events = await database.prisma.usageEvent.findMany({ orderBy: { requestId: "asc" } });
+        expect(events.map((event) => [event.requestId, event.status, event.guardrailFlagged, event.hasContent, event.attemptCount, event.metadata])).toEqual([
+          ["req_old_1", 200, false, false, 0, {}],
+          ["req_old_2", 502, true, true, 0, {}],
+          ["req_old_3", 200, false, false, 0, {}],
+        ]);
+        expect(events[1]!.content).toEqual({ request: { messages: [] } });
+        const hourly = await database.prisma.usageHourlyRollup.findMany({ orderBy: { hour: "asc" } });
+        expect(hourly.map((row) => [row.hour.toISOString(), row.model, row.clientLabel, row.requestCount, row.errorCount, row.latencyMsSum, row.latencyMsMax, row.latencyBucket1, row.latencyBucket6])).toEqual([
+          ["2026-10-01T10:00:00.000Z", "openai/gpt-4o", "cli", 2n, 1n, 980n, 900n, 1n, 1n],
+          ["2026-10-03T23:00:00.000Z", "openai/gpt-4o", "cli", 1n, 0n, 60n, 60n, 1n, 0n],
+        ]);
+        if (target.provider === "postgresql") {
+          const partitions = await database.prisma.$queryRawUnsafe<{ partition: string; rows: bigint }[]>(
+            `SELECT tableoid::regclass::text AS partition, COUNT(*) AS rows FROM "usage_events" GROUP BY 1 ORDER BY 1`,
+          );
+          expect(partitions.map((row) => [row.partition.replace(/^.*\./, "").replace(/"/g, ""), Number(row.rows)])).toEqual([
+            ["usage_events_p20261001", 2],
+            ["usage_events_p20261003", 1],
+          ]);
+        }
+      } finally {
+        await database.close();
+        rmSync(held, { recursive: true, force: true });
+      }
+    } finally {
+      rmSync(migrationsDirectory, { recursive: true, force: true });
+      await fresh.cleanup();
+    }
+  });
+});
+
 describe("the embedded default", () => {
   it("creates ./data/gateway.db under the data directory and migrates it", async () => {
     const directory = mkdtempSync(path.join(tmpdir(), "gateway-embedded-"));

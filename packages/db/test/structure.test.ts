@@ -43,10 +43,18 @@ async function sqliteStructure(database: Database): Promise<Structure> {
   return structure;
 }
 
+/** Hand-written PostgreSQL indexes SQLite has no counterpart for (GIN over JSON). */
+const postgresqlOnlyIndexes = new Set(["usage_events_metadata_idx"]);
+
 async function postgresqlStructure(database: Database, schema: string): Promise<Structure> {
   const structure: Structure = { tables: {} };
   const columns = await database.prisma.$queryRawUnsafe<{ table_name: string; column_name: string; data_type: string; is_nullable: string }[]>(
-    `SELECT table_name::text AS table_name, column_name::text AS column_name, data_type::text AS data_type, is_nullable::text AS is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, ordinal_position`,
+    // Day partitions of `usage_events` are the parent's storage, not tables of their own.
+    `SELECT c.table_name::text AS table_name, c.column_name::text AS column_name, c.data_type::text AS data_type, c.is_nullable::text AS is_nullable
+       FROM information_schema.columns c
+      WHERE c.table_schema = $1
+        AND NOT EXISTS (SELECT 1 FROM pg_class t JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = c.table_schema AND t.relname = c.table_name AND t.relispartition)
+      ORDER BY c.table_name, c.ordinal_position`,
     schema,
   );
   for (const column of columns) {
@@ -58,10 +66,11 @@ async function postgresqlStructure(database: Database, schema: string): Promise<
             array(SELECT a.attname FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, position)
                   JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.position)::text[] AS columns
        FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid
-       JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = $1`,
+       JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = $1 AND NOT t.relispartition`,
     schema,
   );
   for (const index of indexes) {
+    if (postgresqlOnlyIndexes.has(index.index_name)) continue;
     const table = structure.tables[index.table_name]!;
     if (index.is_primary) table.primaryKey = index.columns;
     else table.indexes[index.index_name] = { columns: index.columns, unique: index.is_unique };

@@ -37,6 +37,25 @@ describe.each(databaseTargets)("usage series and totals on $provider", (target) 
 
   const range = { from: new Date("2026-03-01T00:00:00Z"), to: new Date("2026-03-03T00:00:00Z") };
 
+  it.skipIf(target.skip)("counts a range that starts and ends inside an hour exactly: whole hours from the hourly rollups, the partial ones from the events", async () => {
+    const partial = { from: new Date("2026-03-01T10:30:00Z"), to: new Date("2026-03-02T00:30:00Z") };
+    const hours = await listUsageSeries(db, { organizationId, ...partial, interval: "hour", groupBy: "none" });
+    expect(hours.map((row) => [row.bucket, row.requestCount, row.errorCount, row.latencyMsTotal, row.latencyMsMax, row.costMicros])).toEqual([
+      ["2026-03-01T10", 2, 1, 120_900, 120_000, 200],
+      ["2026-03-01T11", 1, 0, 60, 60, 50],
+      ["2026-03-02T00", 1, 0, 10, 10, 7],
+    ]);
+    const days = await listUsageSeries(db, { organizationId, ...partial, interval: "day", groupBy: "project" });
+    expect(days.map((row) => [row.bucket, row.key, row.requestCount, row.latencyHistogram.reduce((sum, count) => sum + count, 0)])).toEqual([
+      ["2026-03-01", "project-a", 2, 2],
+      ["2026-03-01", "project-b", 1, 1],
+      ["2026-03-02", "project-a", 1, 1],
+    ]);
+    // Inside one hour: no whole hour, events only.
+    const inside = await listUsageSeries(db, { organizationId, from: new Date("2026-03-01T10:00:00Z"), to: new Date("2026-03-01T10:30:00Z"), interval: "hour", groupBy: "none" });
+    expect(inside.map((row) => [row.bucket, row.requestCount, row.latencyMsTotal])).toEqual([["2026-03-01T10", 1, 40]]);
+  });
+
   it.skipIf(target.skip)("groups calls per UTC hour and client label, with errors, tokens, cost and latency", async () => {
     const rows = await listUsageSeries(db, { organizationId, ...range, interval: "hour", groupBy: "client_label" });
     expect(rows.map((row) => [row.bucket, row.key, row.requestCount, row.errorCount, row.costMicros])).toEqual([

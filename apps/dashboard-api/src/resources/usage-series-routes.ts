@@ -54,8 +54,8 @@ export function createUsageSeriesRoutes(services: DashboardServices): DashboardR
       summary: "Usage over time",
       description:
         "Calls, errors, tokens, cost and latency per UTC hour or day and per model, API key, project or client label " +
-        "(`group_by`), oldest bucket first. Computed from the usage events (the daily rollups keep neither client labels nor " +
-        "latencies). Ranges: at most 31 days of hours or 366 days of days. Buckets without calls are absent.",
+        "(`group_by`), oldest bucket first. Read from the hourly rollups (written with every usage batch); the partial hours " +
+        "at either end of the range are summed from the usage events. Ranges: at most 31 days of hours or 366 days of days. Buckets without calls are absent.",
       tag: "Usage",
       access: "usage:read",
       query: seriesQuery,

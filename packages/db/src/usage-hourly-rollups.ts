@@ -1,0 +1,106 @@
+import type { UsageEventRecord } from "@gateway/contracts";
+import type { DatabaseProvider } from "./database-url.js";
+import { sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
+import type { SqlStatement } from "./statement-runner.js";
+import { timeOrderedId } from "./time-ordered-id.js";
+
+/** Upper bounds (inclusive, ms) of the latency histogram buckets of the hourly rollups and the usage series; a last bucket holds everything slower. */
+export const usageLatencyBucketBoundsMs: readonly number[] = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10_000, 20_000, 30_000, 60_000];
+
+/** The histogram bucket of a latency (see {@link usageLatencyBucketBoundsMs}). */
+export function latencyBucketIndex(latencyMs: number): number {
+  for (let index = 0; index < usageLatencyBucketBoundsMs.length; index += 1) if (latencyMs <= usageLatencyBucketBoundsMs[index]!) return index;
+  return usageLatencyBucketBoundsMs.length;
+}
+
+const HISTOGRAM_COLUMNS = Array.from({ length: usageLatencyBucketBoundsMs.length + 1 }, (_, index) => `latency_bucket_${index}`);
+
+// Summed columns, in the order of a group's `sums`.
+const SUMMED = [
+  "request_count", "error_count", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_micros",
+  "latency_ms_sum", "latency_count", "time_to_first_byte_ms_sum", "time_to_first_byte_count", ...HISTOGRAM_COLUMNS,
+] as const;
+const KEY_COLUMNS = ["hour", "organization_id", "project_id", "api_key_id", "model", "client_label"] as const;
+const COLUMNS = ["id", ...KEY_COLUMNS, ...SUMMED, "latency_ms_max", "updated_at"] as const;
+
+const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
+
+/** The model key of a rollup row: `<provider>/<model>` when the provider is known, else the model, else the requested model. */
+function modelKey(event: Pick<UsageEventRecord, "provider" | "model" | "requestedModel">): string {
+  if (event.provider && event.model) return `${event.provider}/${event.model}`;
+  return event.model ?? event.requestedModel ?? "";
+}
+
+interface HourlyGroup {
+  hour: Date;
+  key: [string, string, string, string, string];
+  sums: number[];
+  latencyMax: number;
+}
+
+/** Sums events per (UTC hour, organization, project, key, model, client label); "" stands for none. */
+export function aggregateHourlyUsageRollups(events: readonly UsageEventRecord[]): HourlyGroup[] {
+  const groups = new Map<string, HourlyGroup>();
+  for (const event of events) {
+    const hourMs = Math.floor(event.occurredAt.getTime() / 3_600_000) * 3_600_000;
+    const key: HourlyGroup["key"] = [event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", modelKey(event), event.clientLabel ?? ""];
+    const mapKey = `${hourMs}\u0000${key.join("\u0000")}`;
+    let group = groups.get(mapKey);
+    if (group === undefined) {
+      group = { hour: new Date(hourMs), key, sums: new Array<number>(SUMMED.length).fill(0), latencyMax: 0 };
+      groups.set(mapKey, group);
+    }
+    const latency = toInteger(event.latencyMs);
+    const sums = group.sums;
+    sums[0]! += 1;
+    if (event.status >= 400) sums[1]! += 1;
+    sums[2]! += toInteger(event.inputTokens);
+    sums[3]! += toInteger(event.outputTokens);
+    sums[4]! += toInteger(event.cacheReadTokens);
+    sums[5]! += toInteger(event.cacheWriteTokens);
+    sums[6]! += toInteger(event.costMicros);
+    sums[7]! += latency;
+    sums[8]! += 1;
+    if (event.timeToFirstByteMs !== null && event.timeToFirstByteMs !== undefined) {
+      sums[9]! += toInteger(event.timeToFirstByteMs);
+      sums[10]! += 1;
+    }
+    sums[11 + latencyBucketIndex(latency)]! += 1;
+    if (latency > group.latencyMax) group.latencyMax = latency;
+  }
+  return [...groups.values()];
+}
+
+/**
+ * `INSERT ... ON CONFLICT (natural key) DO UPDATE` statements adding the events to the hourly
+ * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects).
+ */
+export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+  if (events.length === 0) return [];
+  const groups = aggregateHourlyUsageRollups(events);
+  const now = sqlTimestamp(provider, new Date());
+  const updates = [
+    ...SUMMED.map((column) => `"${column}" = "usage_hourly_rollups"."${column}" + excluded."${column}"`),
+    `"latency_ms_max" = CASE WHEN excluded."latency_ms_max" > "usage_hourly_rollups"."latency_ms_max" THEN excluded."latency_ms_max" ELSE "usage_hourly_rollups"."latency_ms_max" END`,
+    `"updated_at" = excluded."updated_at"`,
+  ];
+  const asBigint = (value: number) => (provider === "postgresql" ? String(value) : value);
+  const statements: SqlStatement[] = [];
+  const rowsPerStatement = Math.max(1, Math.min(chunkSize, 200));
+  for (let start = 0; start < groups.length; start += rowsPerStatement) {
+    const args: unknown[] = [];
+    const rows = groups.slice(start, start + rowsPerStatement).map((group) => {
+      const values = [timeOrderedId(), sqlTimestamp(provider, group.hour), ...group.key, ...group.sums.map(asBigint), asBigint(group.latencyMax), now];
+      return `(${values.map((value) => {
+        args.push(value);
+        return sqlPlaceholder(provider, args.length);
+      }).join(", ")})`;
+    });
+    statements.push({
+      sql: `INSERT INTO "usage_hourly_rollups" (${COLUMNS.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.join(", ")} ` +
+        `ON CONFLICT (${KEY_COLUMNS.map((column) => `"${column}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
+      args,
+    });
+  }
+  return statements;
+}
