@@ -32,6 +32,7 @@ import { createTelemetryDestinationRoutes } from "./resources/telemetry-destinat
 import { createUsageRoutes } from "./resources/usage-routes.js";
 import { createUsageSeriesRoutes } from "./resources/usage-series-routes.js";
 import { createLimitStatusRoutes } from "./resources/limit-status-routes.js";
+import { createActivityRoutes } from "./resources/activity-routes.js";
 import type { DashboardRoute } from "./routing/dashboard-route.js";
 import { mountRoutes } from "./routing/mount-routes.js";
 import { type ControlPlaneChange, createControlPlaneAnnouncer } from "./services/control-plane-announcer.js";
@@ -135,6 +136,7 @@ export function createDashboardRoutes(services: DashboardServices): DashboardRou
     ...createUsageSeriesRoutes(services),
     ...createLimitStatusRoutes(services),
     ...createAuditRoutes(services),
+    ...createActivityRoutes(services),
   ];
 }
 

@@ -238,6 +238,20 @@ export type { McpServerGrant } from "./mcp-server-grants.js";
 export type { McpTokenRecord } from "./mcp-tokens.js";
 export { appendAuditEvent, appendAuditEvents, listAuditEvents } from "./audit-events.js";
 export type { AuditEventInput, AuditEventRecord } from "./audit-events.js";
+// Activity (every recorded call: list, detail, sessions, export)
+export { listActivityCalls, iterateActivityCalls, getActivityCall, listActivitySessions, listActivitySessionCalls } from "./activity-queries.js";
+export type {
+  ActivityFilters,
+  ActivityStatusFilter,
+  ActivityCall,
+  ActivityCallDetail,
+  ActivitySession,
+  ListActivityCallsOptions,
+  IterateActivityCallsOptions,
+  GetActivityCallOptions,
+  ListActivitySessionsOptions,
+  ListActivitySessionCallsOptions,
+} from "./activity-queries.js";
 export { parseStoredMetadata, parseStoredUsageAttempts, toStoredUsageAttempts } from "./usage-event-rows.js";
 export type { StoredUsageAttempt } from "./usage-event-rows.js";
 export { readUsageEventContent, sealUsageEventContents, capUsageContent, defaultContentMaxBytes, defaultContentRetentionDays } from "./usage-event-contents.js";

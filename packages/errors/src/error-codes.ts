@@ -24,6 +24,8 @@ export const errorStatusByCode = {
   model_not_found: 404,
   tool_not_found: 404,
   not_found: 404,
+  // The activity call exists but no content was captured for it (capture off, decisions, or expired).
+  content_not_captured: 404,
   // 408
   request_timeout: 408,
   // 409

@@ -25,6 +25,7 @@ describe("code to status table", () => {
     ["guardrail_blocked", 403],
     ["model_not_found", 404],
     ["tool_not_found", 404],
+    ["content_not_captured", 404],
     ["request_timeout", 408],
     ["request_too_large", 413],
     ["request_headers_too_large", 431],

@@ -130,6 +130,8 @@ function defaultMessage(code: ErrorCode): string {
       return "The MCP tool, prompt or resource is not available.";
     case "not_found":
       return "Not found.";
+    case "content_not_captured":
+      return "No content was captured for this call.";
     case "request_timeout":
       return "The request deadline passed before the gateway could answer.";
     case "conflict":

@@ -32,6 +32,8 @@ export const allPermissions = [
   "playground:use",
   "usage:read",
   "audit:read",
+  "activity:read",
+  "activity:content",
 ] as const;
 
 /** A permission string such as `api_keys:write`. */

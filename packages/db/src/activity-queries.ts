@@ -1,0 +1,467 @@
+import { GatewayError } from "@gateway/errors";
+import type { DatabaseProvider } from "./database-url.js";
+import { decodeTimeCursor, encodeTimeCursor, pageSize, type Page, type TimeCursor } from "./repository-support.js";
+import {
+  type SqlClient,
+  sqlBoolean,
+  sqlDate,
+  sqlJson,
+  sqlNullableNumber,
+  sqlNullableString,
+  sqlNumber,
+  sqlPlaceholder,
+  sqlTimestamp,
+} from "./sql-client.js";
+import { parseStoredMetadata, parseStoredUsageAttempts, type StoredUsageAttempt } from "./usage-event-rows.js";
+
+/** An HTTP status filter: one status, or a class (`2xx`, `4xx`, `5xx`). */
+export type ActivityStatusFilter = number | "2xx" | "3xx" | "4xx" | "5xx";
+
+/**
+ * Filters shared by the activity list, the sessions, one session's calls and the export. Every
+ * field is optional except the organization; all given fields must hold (AND).
+ */
+export interface ActivityFilters {
+  organizationId: string;
+  /**
+   * The projects the reader may see: null (or absent) for every project of the organization;
+   * otherwise only calls of these projects (an empty list sees nothing, calls without a project
+   * included).
+   */
+  visibleProjectIds?: readonly string[] | null;
+  /** Inclusive lower bound of `occurred_at`. */
+  from?: Date;
+  /** Exclusive upper bound of `occurred_at`. */
+  to?: Date;
+  projectId?: string;
+  teamId?: string;
+  apiKeyId?: string;
+  userId?: string;
+  requestedModel?: string;
+  /** The served model, as recorded. */
+  model?: string;
+  connectionId?: string;
+  endpoint?: string;
+  status?: ActivityStatusFilter;
+  errorCode?: string;
+  clientLabel?: string;
+  clientVersion?: string;
+  sessionId?: string;
+  /** Metadata pairs that must all be present with exactly these values. */
+  metadata?: readonly { key: string; value: string }[];
+  minLatencyMs?: number;
+  minCostMicros?: number;
+  maxCostMicros?: number;
+  /** true: only calls a guardrail flagged; false: only unflagged calls. */
+  guardrailFlagged?: boolean;
+  budgetOutcome?: string;
+  rateLimitOutcome?: string;
+  requestId?: string;
+}
+
+/** One recorded call as the activity list shows it. */
+export interface ActivityCall {
+  id: string;
+  requestId: string;
+  occurredAt: Date;
+  projectId: string | null;
+  teamId: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  endpoint: string;
+  requestedModel: string | null;
+  model: string | null;
+  provider: string | null;
+  connectionId: string | null;
+  status: number;
+  errorCode: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  costMicros: number;
+  latencyMs: number;
+  timeToFirstByteMs: number | null;
+  gatewayOverheadMs: number | null;
+  clientLabel: string | null;
+  clientVersion: string | null;
+  sessionId: string | null;
+  metadata: Record<string, string>;
+  guardrailFlags: string[];
+  budgetOutcome: string | null;
+  rateLimitOutcome: string | null;
+  attemptCount: number;
+  hasContent: boolean;
+}
+
+/** Everything recorded of one call except its content. */
+export interface ActivityCallDetail extends ActivityCall {
+  attempts: StoredUsageAttempt[];
+  errorMessage: string | null;
+}
+
+/** Options of {@link listActivityCalls}. */
+export interface ListActivityCallsOptions extends ActivityFilters {
+  /** Page size 1..200 (default 50). */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/** The columns of a list row. */
+const CALL_COLUMNS = [
+  "id", "request_id", "occurred_at", "project_id", "team_id", "api_key_id", "user_id", "endpoint", "requested_model", "model", "provider",
+  "connection_id", "status", "error_code", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens",
+  "cost_micros", "latency_ms", "time_to_first_byte_ms", "gateway_overhead_ms", "client_label", "client_version", "session_id", "metadata",
+  "guardrail_flags", "budget_outcome", "rate_limit_outcome", "attempt_count", "has_content",
+] as const;
+const callColumnList = CALL_COLUMNS.map((column) => `"${column}"`).join(", ");
+
+/** Collects parameterised conditions in one dialect's placeholder style. */
+class SqlConditions {
+  readonly conditions: string[] = [];
+  readonly args: unknown[] = [];
+
+  constructor(readonly provider: DatabaseProvider) {}
+
+  /** Adds a parameter and answers its placeholder. */
+  parameter(value: unknown): string {
+    this.args.push(value);
+    return sqlPlaceholder(this.provider, this.args.length);
+  }
+
+  add(condition: string): void {
+    this.conditions.push(condition);
+  }
+
+  equals(column: string, value: string | number | undefined): void {
+    if (value !== undefined) this.add(`"${column}" = ${this.parameter(value)}`);
+  }
+
+  timestamp(value: Date): string {
+    return this.parameter(sqlTimestamp(this.provider, value));
+  }
+
+  bigint(value: number): string {
+    // int8 parameters go to `pg` as text; SQLite takes the number.
+    return this.parameter(this.provider === "postgresql" ? String(Math.trunc(value)) : Math.trunc(value));
+  }
+
+  where(): string {
+    return this.conditions.length === 0 ? "" : `WHERE ${this.conditions.join(" AND ")}`;
+  }
+}
+
+const statusClasses: Record<string, [number, number]> = { "2xx": [200, 300], "3xx": [300, 400], "4xx": [400, 500], "5xx": [500, 600] };
+
+/** Adds every filter of `filters` to `sql` (the organization and the visible projects first). */
+function addActivityFilters(sql: SqlConditions, filters: ActivityFilters): void {
+  sql.equals("organization_id", filters.organizationId);
+  const visible = filters.visibleProjectIds;
+  if (visible !== null && visible !== undefined) {
+    if (visible.length === 0) sql.add("1 = 0");
+    else sql.add(`"project_id" IN (${visible.map((id) => sql.parameter(id)).join(", ")})`);
+  }
+  if (filters.from) sql.add(`"occurred_at" >= ${sql.timestamp(filters.from)}`);
+  if (filters.to) sql.add(`"occurred_at" < ${sql.timestamp(filters.to)}`);
+  sql.equals("project_id", filters.projectId);
+  sql.equals("team_id", filters.teamId);
+  sql.equals("api_key_id", filters.apiKeyId);
+  sql.equals("user_id", filters.userId);
+  sql.equals("requested_model", filters.requestedModel);
+  sql.equals("model", filters.model);
+  sql.equals("connection_id", filters.connectionId);
+  sql.equals("endpoint", filters.endpoint);
+  if (typeof filters.status === "number") sql.equals("status", Math.trunc(filters.status));
+  else if (filters.status !== undefined) {
+    const [low, high] = statusClasses[filters.status]!;
+    sql.add(`"status" >= ${sql.parameter(low)} AND "status" < ${sql.parameter(high)}`);
+  }
+  sql.equals("error_code", filters.errorCode);
+  sql.equals("client_label", filters.clientLabel);
+  sql.equals("client_version", filters.clientVersion);
+  sql.equals("session_id", filters.sessionId);
+  for (const { key, value } of filters.metadata ?? []) {
+    if (sql.provider === "postgresql") {
+      // Containment is what a GIN index on `metadata` serves.
+      sql.add(`"metadata" @> ${sql.parameter(JSON.stringify({ [key]: value }))}::jsonb`);
+    } else {
+      sql.add(`json_extract("metadata", ${sql.parameter(`$."${key.replace(/"/g, "")}"`)}) = ${sql.parameter(value)}`);
+    }
+  }
+  if (filters.minLatencyMs !== undefined) sql.add(`"latency_ms" >= ${sql.parameter(Math.trunc(filters.minLatencyMs))}`);
+  if (filters.minCostMicros !== undefined) sql.add(`"cost_micros" >= ${sql.bigint(filters.minCostMicros)}`);
+  if (filters.maxCostMicros !== undefined) sql.add(`"cost_micros" <= ${sql.bigint(filters.maxCostMicros)}`);
+  if (filters.guardrailFlagged !== undefined) {
+    sql.add(`"guardrail_flagged" = ${sql.parameter(sql.provider === "postgresql" ? filters.guardrailFlagged : filters.guardrailFlagged ? 1 : 0)}`);
+  }
+  sql.equals("budget_outcome", filters.budgetOutcome);
+  sql.equals("rate_limit_outcome", filters.rateLimitOutcome);
+  sql.equals("request_id", filters.requestId);
+}
+
+/** Rows strictly after `cursor` in (occurred_at, id) order, descending or ascending. */
+function addKeysetCondition(sql: SqlConditions, cursor: TimeCursor, direction: "desc" | "asc"): void {
+  const at = sql.timestamp(cursor.at);
+  const id = sql.parameter(cursor.id);
+  // The outer bound is a plain range on occurred_at, which the (…, occurred_at) indexes serve.
+  if (direction === "desc") sql.add(`"occurred_at" <= ${at} AND ("occurred_at" < ${at} OR "id" < ${id})`);
+  else sql.add(`"occurred_at" >= ${at} AND ("occurred_at" > ${at} OR "id" > ${id})`);
+}
+
+function stringList(value: unknown): string[] {
+  const parsed = value === null || value === undefined ? [] : sqlJson(value);
+  return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : [];
+}
+
+function toActivityCall(row: Record<string, unknown>): ActivityCall {
+  return {
+    id: String(row.id),
+    requestId: String(row.request_id),
+    occurredAt: sqlDate(row.occurred_at)!,
+    projectId: sqlNullableString(row.project_id),
+    teamId: sqlNullableString(row.team_id),
+    apiKeyId: sqlNullableString(row.api_key_id),
+    userId: sqlNullableString(row.user_id),
+    endpoint: String(row.endpoint),
+    requestedModel: sqlNullableString(row.requested_model),
+    model: sqlNullableString(row.model),
+    provider: sqlNullableString(row.provider),
+    connectionId: sqlNullableString(row.connection_id),
+    status: sqlNumber(row.status),
+    errorCode: sqlNullableString(row.error_code),
+    inputTokens: sqlNumber(row.input_tokens),
+    outputTokens: sqlNumber(row.output_tokens),
+    cacheReadTokens: sqlNumber(row.cache_read_tokens),
+    cacheWriteTokens: sqlNumber(row.cache_write_tokens),
+    reasoningTokens: sqlNumber(row.reasoning_tokens ?? 0),
+    costMicros: sqlNumber(row.cost_micros),
+    latencyMs: sqlNumber(row.latency_ms),
+    timeToFirstByteMs: sqlNullableNumber(row.time_to_first_byte_ms),
+    gatewayOverheadMs: sqlNullableNumber(row.gateway_overhead_ms),
+    clientLabel: sqlNullableString(row.client_label),
+    clientVersion: sqlNullableString(row.client_version),
+    sessionId: sqlNullableString(row.session_id),
+    metadata: parseStoredMetadata(row.metadata),
+    guardrailFlags: stringList(row.guardrail_flags),
+    budgetOutcome: sqlNullableString(row.budget_outcome),
+    rateLimitOutcome: sqlNullableString(row.rate_limit_outcome),
+    attemptCount: sqlNumber(row.attempt_count ?? 0),
+    hasContent: sqlBoolean(row.has_content),
+  };
+}
+
+/** One keyset page of calls (internal: the cursor is already decoded). */
+async function queryCallPage(
+  db: SqlClient,
+  filters: ActivityFilters,
+  limit: number,
+  after: TimeCursor | undefined,
+  direction: "desc" | "asc",
+): Promise<ActivityCall[]> {
+  const sql = new SqlConditions(db.provider);
+  addActivityFilters(sql, filters);
+  if (after) addKeysetCondition(sql, after, direction);
+  const order = direction === "desc" ? "DESC" : "ASC";
+  const rows = await db.queryStatement({
+    sql: `SELECT ${callColumnList} FROM "usage_events" ${sql.where()} ORDER BY "occurred_at" ${order}, "id" ${order} LIMIT ${sql.parameter(limit)}`,
+    args: sql.args,
+  });
+  return rows.map(toActivityCall);
+}
+
+function pageOfCalls(rows: ActivityCall[], limit: number): Page<ActivityCall> {
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data[data.length - 1];
+  return { data, nextCursor: hasMore && last ? encodeTimeCursor({ at: last.occurredAt, id: last.id }) : null };
+}
+
+/**
+ * Recorded calls newest first, with every activity filter and keyset pagination on
+ * (occurred_at, id): a page continues strictly below the previous page's last call, so calls
+ * recorded meanwhile (newer) never shift, repeat or hide rows of later pages.
+ */
+export async function listActivityCalls(db: SqlClient, options: ListActivityCallsOptions): Promise<Page<ActivityCall>> {
+  const limit = pageSize(options.limit);
+  const cursor = options.cursor === undefined ? undefined : decodeTimeCursor(options.cursor);
+  return pageOfCalls(await queryCallPage(db, options, limit + 1, cursor, "desc"), limit);
+}
+
+/** Options of {@link iterateActivityCalls}. */
+export interface IterateActivityCallsOptions {
+  /** Rows fetched per query (default 1000). Memory stays bounded by one batch. */
+  batchSize?: number;
+}
+
+/**
+ * Every call matching the filters, newest first, fetched in keyset pages of `batchSize` rows
+ * (constant memory whatever the total; the export streams from here). Calls recorded after the
+ * first page are newer than it and so never appear half way.
+ */
+export async function* iterateActivityCalls(db: SqlClient, filters: ActivityFilters, options: IterateActivityCallsOptions = {}): AsyncGenerator<ActivityCall[]> {
+  const batchSize = Math.max(1, Math.min(10_000, Math.floor(options.batchSize ?? 1000)));
+  let after: TimeCursor | undefined;
+  for (;;) {
+    const rows = await queryCallPage(db, filters, batchSize, after, "desc");
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.occurredAt, id: last.id };
+  }
+}
+
+/** Options of {@link getActivityCall}. */
+export interface GetActivityCallOptions {
+  organizationId: string;
+  requestId: string;
+  /** As in {@link ActivityFilters.visibleProjectIds}. */
+  visibleProjectIds?: readonly string[] | null;
+}
+
+/** Everything recorded of one call of the organization (the latest, should a request id repeat), or null. */
+export async function getActivityCall(db: SqlClient, options: GetActivityCallOptions): Promise<ActivityCallDetail | null> {
+  const sql = new SqlConditions(db.provider);
+  addActivityFilters(sql, { organizationId: options.organizationId, visibleProjectIds: options.visibleProjectIds ?? null, requestId: options.requestId });
+  const rows = await db.queryStatement({
+    sql: `SELECT ${callColumnList}, "attempts", "error_message" FROM "usage_events" ${sql.where()} ORDER BY "occurred_at" DESC, "id" DESC LIMIT 1`,
+    args: sql.args,
+  });
+  const row = rows[0];
+  if (row === undefined) return null;
+  return { ...toActivityCall(row), attempts: parseStoredUsageAttempts(row.attempts), errorMessage: sqlNullableString(row.error_message) };
+}
+
+/** Calls of one session, grouped by (project, API key, user, session id). */
+export interface ActivitySession {
+  sessionId: string;
+  projectId: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  firstAt: Date;
+  lastAt: Date;
+  callCount: number;
+  errorCount: number;
+  inputTokens: number;
+  outputTokens: number;
+  costMicros: number;
+  /** Served models (requested ones when none was served), sorted. */
+  models: string[];
+}
+
+/** Options of {@link listActivitySessions}. */
+export interface ListActivitySessionsOptions extends ActivityFilters {
+  limit?: number;
+  cursor?: string;
+}
+
+interface SessionCursor {
+  lastAt: Date;
+  sessionId: string;
+  projectId: string;
+  apiKeyId: string;
+  userId: string;
+}
+
+function encodeSessionCursor(session: ActivitySession): string {
+  const key = [session.sessionId, session.projectId ?? "", session.apiKeyId ?? "", session.userId ?? ""];
+  return encodeTimeCursor({ at: session.lastAt, id: JSON.stringify(key) });
+}
+
+function decodeSessionCursor(value: string): SessionCursor {
+  const cursor = decodeTimeCursor(value);
+  try {
+    const key = JSON.parse(cursor.id) as unknown;
+    if (Array.isArray(key) && key.length === 4 && key.every((part) => typeof part === "string")) {
+      const [sessionId, projectId, apiKeyId, userId] = key as string[];
+      return { lastAt: cursor.at, sessionId: sessionId!, projectId: projectId!, apiKeyId: apiKeyId!, userId: userId! };
+    }
+  } catch {
+    // fall through
+  }
+  throw new GatewayError("invalid_request", { message: "The cursor is not valid.", param: "cursor" });
+}
+
+/**
+ * Sessions (`X-Gateway-Session-ID`), kept apart per organization, project, API key and user as
+ * the spec isolates them, with totals over the calls matching the filters; latest activity first,
+ * keyset-paginated on (last call, session key).
+ */
+export async function listActivitySessions(db: SqlClient, options: ListActivitySessionsOptions): Promise<Page<ActivitySession>> {
+  const limit = pageSize(options.limit);
+  const sql = new SqlConditions(db.provider);
+  addActivityFilters(sql, options);
+  sql.add(`"session_id" IS NOT NULL`);
+  const groupKey = `"session_id", COALESCE("project_id", ''), COALESCE("api_key_id", ''), COALESCE("user_id", '')`;
+  let having = "";
+  if (options.cursor !== undefined) {
+    const cursor = decodeSessionCursor(options.cursor);
+    const at = sql.timestamp(cursor.lastAt);
+    const atAgain = sql.timestamp(cursor.lastAt);
+    const key = [cursor.sessionId, cursor.projectId, cursor.apiKeyId, cursor.userId].map((part) => sql.parameter(part)).join(", ");
+    having = `HAVING MAX("occurred_at") < ${at} OR (MAX("occurred_at") = ${atAgain} AND (${groupKey}) < (${key}))`;
+  }
+  const modelList = db.provider === "postgresql" ? `json_agg(DISTINCT COALESCE("model", "requested_model"))` : `json_group_array(DISTINCT COALESCE("model", "requested_model"))`;
+  const rows = await db.queryStatement({
+    sql: `SELECT "session_id", "project_id", "api_key_id", "user_id",
+      MIN("occurred_at") AS first_at, MAX("occurred_at") AS last_at, COUNT(*) AS call_count,
+      SUM(CASE WHEN "status" >= 400 THEN 1 ELSE 0 END) AS error_count,
+      SUM("input_tokens") AS input_tokens, SUM("output_tokens") AS output_tokens, SUM("cost_micros") AS cost_micros,
+      ${modelList} AS models
+      FROM "usage_events" ${sql.where()}
+      GROUP BY "session_id", "project_id", "api_key_id", "user_id"
+      ${having}
+      ORDER BY MAX("occurred_at") DESC, "session_id" DESC, COALESCE("project_id", '') DESC, COALESCE("api_key_id", '') DESC, COALESCE("user_id", '') DESC
+      LIMIT ${sql.parameter(limit + 1)}`,
+    args: sql.args,
+  });
+  const sessions = rows.map(
+    (row): ActivitySession => ({
+      sessionId: String(row.session_id),
+      projectId: sqlNullableString(row.project_id),
+      apiKeyId: sqlNullableString(row.api_key_id),
+      userId: sqlNullableString(row.user_id),
+      firstAt: sqlDate(row.first_at)!,
+      lastAt: sqlDate(row.last_at)!,
+      callCount: sqlNumber(row.call_count),
+      errorCount: sqlNumber(row.error_count ?? 0),
+      inputTokens: sqlNumber(row.input_tokens ?? 0),
+      outputTokens: sqlNumber(row.output_tokens ?? 0),
+      costMicros: sqlNumber(row.cost_micros ?? 0),
+      models: stringList(row.models).sort(),
+    }),
+  );
+  const hasMore = sessions.length > limit;
+  const data = hasMore ? sessions.slice(0, limit) : sessions;
+  const last = data[data.length - 1];
+  return { data, nextCursor: hasMore && last ? encodeSessionCursor(last) : null };
+}
+
+/** Options of {@link listActivitySessionCalls}. */
+export interface ListActivitySessionCallsOptions {
+  organizationId: string;
+  visibleProjectIds?: readonly string[] | null;
+  sessionId: string;
+  /** Narrow to one of the session's isolation keys (a session id is only unique within them). */
+  projectId?: string;
+  apiKeyId?: string;
+  userId?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** One session's calls, oldest first (the order they happened in), keyset-paginated. */
+export async function listActivitySessionCalls(db: SqlClient, options: ListActivitySessionCallsOptions): Promise<Page<ActivityCall>> {
+  const limit = pageSize(options.limit);
+  const cursor = options.cursor === undefined ? undefined : decodeTimeCursor(options.cursor);
+  const filters: ActivityFilters = {
+    organizationId: options.organizationId,
+    visibleProjectIds: options.visibleProjectIds ?? null,
+    sessionId: options.sessionId,
+    ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+    ...(options.apiKeyId !== undefined ? { apiKeyId: options.apiKeyId } : {}),
+    ...(options.userId !== undefined ? { userId: options.userId } : {}),
+  };
+  return pageOfCalls(await queryCallPage(db, filters, limit + 1, cursor, "asc"), limit);
+}
