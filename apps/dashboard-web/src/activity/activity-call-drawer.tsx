@@ -13,7 +13,7 @@ import { formatDuration, formatNumber } from "../format/format-number.js";
 import { useSession } from "../session/session-context.js";
 import { CallStatus, servedModelOf } from "./activity-calls-table.js";
 import { activityCallQuery, activityContentQuery, type ActivitySessionKey } from "./activity-requests.js";
-import { budgetOutcomeLabels } from "./describe-activity-filters.js";
+import { describeBudgetOutcome } from "./describe-activity-filters.js";
 
 const outcomeTones: Record<ActivityAttempt["outcome"], BadgeTone> = { served: "success", retried: "warning", fell_back: "warning", failed: "danger" };
 const outcomeLabels: Record<ActivityAttempt["outcome"], string> = { served: "served", retried: "retried", fell_back: "fell back", failed: "failed" };
@@ -25,6 +25,7 @@ export interface CallNames {
   team(id: string | null): string;
   member(id: string | null): string;
   connection(id: string | null): string;
+  budget(id: string): string;
 }
 
 /** A list of facts: term and description pairs, the description "–" when there is nothing. */
@@ -75,7 +76,8 @@ function ContentBlock(props: { title: string; value: unknown }) {
       {props.value === null || props.value === undefined ? (
         <p className="small muted">Nothing captured.</p>
       ) : (
-        <pre className="content-block" tabIndex={0} aria-label={props.title}>
+        // A scrolling box the keyboard can reach, named for screen readers.
+        <pre className="content-block" role="region" tabIndex={0} aria-label={props.title}>
           {text}
         </pre>
       )}
@@ -168,7 +170,7 @@ function CallDetails(props: { call: ActivityCallDetail; names: CallNames; onOpen
             ["Cache read", formatNumber(call.cache_read_tokens)],
             ["Cache write", formatNumber(call.cache_write_tokens)],
             ["Cost", formatMicros(call.cost_micros)],
-            ["Budget", call.budget_outcome ? (budgetOutcomeLabels[call.budget_outcome.split(":")[0]!] ?? call.budget_outcome) : "–"],
+            ["Budget", call.budget_outcome ? describeBudgetOutcome(call.budget_outcome, names.budget) : "–"],
             ["Rate limit", call.rate_limit_outcome === "limited" ? "refused by a rate limit" : "–"],
           ]}
         />

@@ -53,6 +53,7 @@ export function ActivityFilterBar(props: {
     teams: readonly { id: string; name: string }[];
     keys: readonly { id: string; name: string }[];
     connections: readonly { id: string; name: string }[];
+    budgets: readonly { id: string; name: string }[];
   };
 }) {
   const { filters, names } = props;
@@ -163,7 +164,12 @@ export function ActivityFilterBar(props: {
         ) : kind === "status" ? (
           <SelectField label="Status" value={value} onChange={setValue} placeholder="Choose…" error={error} options={statusOptions} />
         ) : kind === "budget_outcome" ? (
-          <SelectField label="Budget outcome" value={value} onChange={setValue} placeholder="Choose…" error={error} options={Object.entries(budgetOutcomeLabels).map(([outcome, label]) => ({ value: outcome, label }))} />
+          <SelectField label="Budget outcome" value={value} onChange={setValue} placeholder="Choose…" error={error} options={[
+              { value: "reserved", label: budgetOutcomeLabels.reserved! },
+              { value: "soft_threshold", label: budgetOutcomeLabels.soft_threshold! },
+              ...names.budgets.map((budget) => ({ value: `rejected:${budget.id}`, label: `rejected by ${budget.name}` })),
+            ]}
+          />
         ) : kind === "rate_limit_outcome" ? (
           <SelectField label="Rate-limit outcome" value={value} onChange={setValue} placeholder="Choose…" error={error} options={[{ value: "limited", label: "refused by a rate limit" }]} />
         ) : kind === "min_cost_micros" || kind === "max_cost_micros" ? (

@@ -41,11 +41,11 @@ describe("activity filters in the address", () => {
 });
 
 describe("describeActivityFilters (the chips)", () => {
-  const names = { project: (id: string) => (id === "proj_1" ? "Checkout" : id), team: (id: string) => id, key: (id: string) => (id === "key_1" ? "checkout-prod" : id), connection: (id: string) => id };
+  const names = { project: (id: string) => (id === "proj_1" ? "Checkout" : id), team: (id: string) => id, key: (id: string) => (id === "key_1" ? "checkout-prod" : id), connection: (id: string) => id, budget: (id: string) => (id === "bud_1" ? "Checkout daily" : id) };
 
   it("names ids, shows money in dollars and keeps the time range as one chip", () => {
     const chips = describeActivityFilters(
-      { from: "2026-03-18T10:00:00.000Z", to: "2026-03-18T11:00:00.000Z", project_id: "proj_1", api_key_id: "key_1", max_cost_micros: "10000", min_latency_ms: "2500", guardrail_flagged: "true", budget_outcome: "rejected", metadata: ["customer:acme"] },
+      { from: "2026-03-18T10:00:00.000Z", to: "2026-03-18T11:00:00.000Z", project_id: "proj_1", api_key_id: "key_1", max_cost_micros: "10000", min_latency_ms: "2500", guardrail_flagged: "true", budget_outcome: "rejected:bud_1", metadata: ["customer:acme"] },
       names,
     );
     expect(chips.map((chip) => `${chip.label}: ${chip.value}`)).toEqual([
@@ -55,7 +55,7 @@ describe("describeActivityFilters (the chips)", () => {
       "Latency at least: 2.5 s",
       "Cost at most: $0.01",
       "Guardrail: flagged",
-      "Budget: rejected by a hard budget",
+      "Budget: rejected by Checkout daily",
       "Metadata: customer = acme",
     ]);
     expect(chips[0]!.remove).toEqual([{ name: "from" }, { name: "to" }]);

@@ -19,6 +19,7 @@ export interface ActivityFilterNames {
   team(id: string): string;
   key(id: string): string;
   connection(id: string): string;
+  budget(id: string): string;
 }
 
 /** The label of each single-value filter on its chip. */
@@ -44,12 +45,18 @@ export const activityFilterLabels: Record<Exclude<SingleActivityFilter, "from" |
   request_id: "Request id",
 };
 
-/** Budget outcomes as the gateway records them, in words. */
+/** Budget outcomes as the gateway records them, in words (`rejected:<budget id>` names its budget). */
 export const budgetOutcomeLabels: Record<string, string> = {
   reserved: "reserved against a hard budget",
   soft_threshold: "crossed a soft threshold",
   rejected: "rejected by a hard budget",
 };
+
+/** A recorded budget outcome in words: `rejected:<id>` as "rejected by <budget name>". */
+export function describeBudgetOutcome(outcome: string, budgetName: (id: string) => string): string {
+  if (outcome.startsWith("rejected:")) return `rejected by ${budgetName(outcome.slice("rejected:".length))}`;
+  return budgetOutcomeLabels[outcome] ?? outcome;
+}
 
 /** The time range in words: "since …", "until …" or "… – …". */
 function describeTimeRange(from: string | undefined, to: string | undefined): string {
@@ -77,7 +84,7 @@ function describeValue(name: Exclude<SingleActivityFilter, "from" | "to">, value
     case "guardrail_flagged":
       return "flagged";
     case "budget_outcome":
-      return budgetOutcomeLabels[value] ?? value;
+      return describeBudgetOutcome(value, names.budget);
     default:
       return value;
   }

@@ -51,18 +51,21 @@ export function ActivityScreen() {
   const names = useNames();
   const queryClient = useQueryClient();
   const connections = useQuery({ ...dashboardQueries.connections(), enabled: can("get /api/connections") });
+  const budgets = useQuery({ ...dashboardQueries.budgets(), enabled: can("get /api/budgets") });
   const searchText = search.toString();
   const filters = useMemo(() => readActivityFilters(new URLSearchParams(searchText)), [searchText]);
   const view = readView(search);
   const openCall = search.get("call");
 
   const connectionNames = new Map((connections.data?.data ?? []).map((connection) => [connection.id, connection.name]));
+  const budgetNames = new Map((budgets.data?.data ?? []).map((budget) => [budget.id, budget.name]));
   const callNames: CallNames = {
     project: names.project,
     key: names.key,
     team: names.team,
     member: names.member,
     connection: (id) => (id ? (connectionNames.get(id) ?? id) : "–"),
+    budget: (id) => budgetNames.get(id) ?? id,
   };
 
   /** Navigates within the screen: new filters and view, the drawer closed unless `call` is given. */
@@ -142,7 +145,7 @@ export function ActivityScreen() {
       <ActivityFilterBar
         filters={filters}
         onChange={(next) => go({ filters: next, view: view.kind === "session" ? { kind: "sessions" } : view, call: null })}
-        names={{ ...names, connection: callNames.connection, connections: connections.data?.data ?? [] }}
+        names={{ ...names, connection: callNames.connection, budget: callNames.budget, connections: connections.data?.data ?? [], budgets: budgets.data?.data ?? [] }}
       />
       {view.kind === "calls" ? (
         <>

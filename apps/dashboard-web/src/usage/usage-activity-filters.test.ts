@@ -7,12 +7,13 @@ const from = new Date("2026-03-18T10:00:00.000Z");
 const to = new Date("2026-03-18T11:00:00.000Z");
 
 describe("usageActivityFilters (a chart's bar or group -> the Activity screen)", () => {
-  it("filters by the group the chart shows and the bucket's time range", () => {
-    expect(usageActivityFilters({ groupBy: "model", key: "demo/demo/chat", from, to })).toEqual({ from: from.toISOString(), to: to.toISOString(), model: "demo/demo/chat" });
+  it("filters by the group the chart shows (a model without its provider, as calls record it) and the bucket's time range", () => {
+    expect(usageActivityFilters({ groupBy: "model", key: "demo/demo/chat", from, to })).toEqual({ from: from.toISOString(), to: to.toISOString(), model: "demo/chat" });
+    expect(usageActivityFilters({ groupBy: "model", key: "gpt-4o", from, to })).toMatchObject({ model: "gpt-4o" });
     expect(usageActivityFilters({ groupBy: "api_key", key: "key_1", from, to })).toMatchObject({ api_key_id: "key_1" });
     expect(usageActivityFilters({ groupBy: "client_label", key: "checkout-service", from, to })).toMatchObject({ client_label: "checkout-service" });
     expect(activityLink(usageActivityFilters({ groupBy: "model", key: "demo/demo/chat", from, to, projectId: "proj_1" }))).toBe(
-      "/activity?from=2026-03-18T10%3A00%3A00.000Z&to=2026-03-18T11%3A00%3A00.000Z&project_id=proj_1&model=demo%2Fdemo%2Fchat",
+      "/activity?from=2026-03-18T10%3A00%3A00.000Z&to=2026-03-18T11%3A00%3A00.000Z&project_id=proj_1&model=demo%2Fchat",
     );
   });
 

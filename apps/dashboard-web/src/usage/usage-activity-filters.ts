@@ -14,7 +14,8 @@ export function usageActivityFilters(options: { groupBy: UsageGroupBy; key?: str
   if (options.projectId) filters.project_id = options.projectId;
   const key = options.key;
   if (key === undefined || key === "" || key === otherGroupKey) return filters;
-  if (options.groupBy === "model") filters.model = key;
+  // The charts key a model as `<provider>/<model>`; calls record the served model without its provider.
+  if (options.groupBy === "model") filters.model = key.includes("/") ? key.slice(key.indexOf("/") + 1) : key;
   else if (options.groupBy === "api_key") filters.api_key_id = key;
   else if (options.groupBy === "project") filters.project_id = key;
   else if (options.groupBy === "client_label") filters.client_label = key;
