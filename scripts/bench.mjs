@@ -39,4 +39,10 @@ if (!only || only === "usage-durability") {
   const { runUsageDurabilityBenchmark } = await import("./bench/usage-durability-bench.mjs");
   await runUsageDurabilityBenchmark();
 }
+// Minutes of seeding (10 million PostgreSQL events by default): only when asked for by name.
+if (only === "activity") {
+  console.log("\n## activity (list, detail, Usage series and export at scale; PostgreSQL and SQLite)");
+  const { runActivityBenchmark } = await import("./bench/activity-bench.mjs");
+  await runActivityBenchmark();
+}
 process.exit(failed ? 1 : 0);

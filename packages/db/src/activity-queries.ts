@@ -203,11 +203,14 @@ function addActivityFilters(sql: SqlConditions, filters: ActivityFilters): void 
 
 /** Rows strictly after `cursor` in (occurred_at, id) order, descending or ascending. */
 function addKeysetCondition(sql: SqlConditions, cursor: TimeCursor, direction: "desc" | "asc"): void {
+  // Each use takes its own parameter: SQLite's `?` placeholders are positional.
+  const bound = sql.timestamp(cursor.at);
   const at = sql.timestamp(cursor.at);
+  const again = sql.timestamp(cursor.at);
   const id = sql.parameter(cursor.id);
   // The outer bound is a plain range on occurred_at, which the (…, occurred_at) indexes serve.
-  if (direction === "desc") sql.add(`"occurred_at" <= ${at} AND ("occurred_at" < ${at} OR "id" < ${id})`);
-  else sql.add(`"occurred_at" >= ${at} AND ("occurred_at" > ${at} OR "id" > ${id})`);
+  if (direction === "desc") sql.add(`"occurred_at" <= ${bound} AND ("occurred_at" < ${at} OR ("occurred_at" = ${again} AND "id" < ${id}))`);
+  else sql.add(`"occurred_at" >= ${bound} AND ("occurred_at" > ${at} OR ("occurred_at" = ${again} AND "id" > ${id}))`);
 }
 
 function stringList(value: unknown): string[] {

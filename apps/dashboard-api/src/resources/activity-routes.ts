@@ -326,7 +326,7 @@ export function createActivityRoutes(services: DashboardServices): DashboardRout
       path: "/api/activity/sessions/{session_id}",
       operationId: "list_activity_session_calls",
       summary: "One session's calls",
-      description: "The calls of one session, oldest first. A session id is unique only per project, API key and user: narrow with those.",
+      description: "The calls of one session, oldest first. A session id is unique only per project, API key and user: narrow with those. 404 when no visible call has the id.",
       tag: "Activity",
       access: "activity:read",
       params: sessionParams,
@@ -343,6 +343,8 @@ export function createActivityRoutes(services: DashboardServices): DashboardRout
           limit: query.limit,
           ...(query.cursor ? { cursor: query.cursor } : {}),
         });
+        // A session with no call the reader may see does not exist for them (like any other id).
+        if (page.data.length === 0 && query.cursor === undefined) throw new GatewayError("not_found", { message: "No session has this id." });
         return { status: 200, body: pageOf(page, presentActivityCall) };
       },
     }),

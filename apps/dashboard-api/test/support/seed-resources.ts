@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { writeUsageBatch } from "@gateway/db";
 import { expect } from "vitest";
 import type { TestDashboard } from "./test-dashboard.js";
 
@@ -40,7 +42,25 @@ export async function seedResources(harness: TestDashboard, input: { organizatio
   const token = await harness.database.prisma.mcpToken.create({
     data: { organizationId, serverId: server_id, name: "grant", prefix: "abc", tokenHash: null, scopes: [] },
   });
+  // One recorded call (with captured content) in a session, for the activity routes.
+  const request_id = `req_${randomBytes(8).toString("hex")}`;
+  const session_id = `session-${randomBytes(4).toString("hex")}`;
+  await writeUsageBatch(
+    harness.database,
+    [
+      {
+        requestId: request_id, traceId: null, occurredAt: new Date(), organizationId, projectId: project_id, apiKeyId: api_key_id, userId: null,
+        endpoint: "chat_completions", requestedModel: "demo/demo/echo", routeId: null, provider: "demo", model: "demo/echo", status: 200,
+        errorCode: null, inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, costMicros: 1,
+        budgetOutcome: null, latencyMs: 5, timeToFirstByteMs: null, clientLabel: null, sessionId: session_id, guardrailFlags: [],
+        content: { request: { messages: [] }, response: null },
+      },
+    ],
+    { secretBox: harness.secretBox },
+  );
   return {
+    request_id,
+    session_id,
     project_id,
     connection_id,
     api_key_id,

@@ -1,0 +1,321 @@
+// `pnpm bench activity`: the activity API's queries at scale. PostgreSQL (10 million events over
+// 30 days by default: 1k keys, 50 models, 100 projects, seeded in bulk with generate_series into a
+// schema the bench creates and drops) and SQLite (1 million events, seeded with a recursive CTE
+// into a temp file). Measures the list's first page with each single filter (p50/p95), one call's
+// detail, the Usage page's 30-day series, and the export path (keyset pages encoded as NDJSON) in
+// rows/s and RSS growth. Figures are printed, never asserted. Sizes are settable:
+//   BENCH_ACTIVITY_PG_EVENTS (10000000), BENCH_ACTIVITY_SQLITE_EVENTS (1000000),
+//   BENCH_ACTIVITY_EXPORT_ROWS (1000000), BENCH_ACTIVITY_SAMPLES (40 per filter),
+//   BENCH_ACTIVITY_TARGETS (postgresql,sqlite), BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL;
+//   skipped when neither is set).
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const environment = process.env;
+const pgEvents = Number(environment.BENCH_ACTIVITY_PG_EVENTS ?? "10000000");
+const sqliteEvents = Number(environment.BENCH_ACTIVITY_SQLITE_EVENTS ?? "1000000");
+const exportRows = Number(environment.BENCH_ACTIVITY_EXPORT_ROWS ?? "1000000");
+const samples = Number(environment.BENCH_ACTIVITY_SAMPLES ?? "40");
+const targets = (environment.BENCH_ACTIVITY_TARGETS ?? "postgresql,sqlite").split(",");
+const postgresUrl = environment.BENCH_DATABASE_URL ?? environment.TEST_DATABASE_URL;
+
+const shape = { days: 30, keys: 1000, models: 50, projects: 100, teams: 20, connections: 10, labels: 5 };
+const organizationId = "org_bench";
+const spanMs = shape.days * 86_400_000;
+
+const format = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const percentile = (values, fraction) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+};
+
+/**
+ * The generated columns of event number `g` (1-based, 1 = newest), one SQL expression each; `n`
+ * is the event count, `now_ms` the newest call's time in Unix ms. Keys belong to one project and
+ * team and use three models each, as real keys do (so hourly rollups stay far smaller than events).
+ */
+function eventExpressions(dialect) {
+  const concat = (...parts) => parts.join(" || ");
+  const text = (expression) => (dialect === "postgresql" ? `(${expression})::text` : `CAST(${expression} AS TEXT)`);
+  const div = (a, b) => (dialect === "postgresql" ? `((${a}) / ${b})` : `((${a}) / ${b})`);
+  const key = `(g % ${shape.keys})`;
+  const model = `((${key} * 7 + ${div("g", shape.keys)} % 3) % ${shape.models})`;
+  const time =
+    dialect === "postgresql"
+      ? `to_timestamp((now_ms - (g - 1) * ${spanMs}::bigint / n) / 1000.0) AT TIME ZONE 'UTC'`
+      : `strftime('%Y-%m-%dT%H:%M:%f', (now_ms - (g - 1) * ${spanMs} / n) / 1000.0, 'unixepoch') || '+00:00'`;
+  const status = `CASE WHEN g % 50 = 0 THEN 502 WHEN g % 33 = 0 THEN 429 ELSE 200 END`;
+  return {
+    // Ids grow with time, as the gateway's time-ordered ids do.
+    id: concat("'ev'", dialect === "postgresql" ? `lpad((n - g)::text, 12, '0')` : `substr('000000000000' || (n - g), -12, 12)`),
+    request_id: concat("'req_'", text("g")),
+    occurred_at: time,
+    organization_id: `'${organizationId}'`,
+    project_id: concat("'prj_'", text(`${key} % ${shape.projects}`)),
+    api_key_id: concat("'key_'", text(key)),
+    team_id: concat("'team_'", text(`${key} % ${shape.teams}`)),
+    user_id: "NULL",
+    endpoint: `CASE WHEN g % 10 = 0 THEN 'messages' ELSE 'chat_completions' END`,
+    requested_model: concat("'model_'", text(model)),
+    provider: `'bench'`,
+    model: concat("'model_'", text(model)),
+    connection_id: concat("'conn_'", text(`g % ${shape.connections}`)),
+    status,
+    error_code: `CASE WHEN g % 50 = 0 THEN 'upstream_error' WHEN g % 33 = 0 THEN 'gateway_rate_limit_exceeded' ELSE NULL END`,
+    error_message: `CASE WHEN g % 50 = 0 THEN 'The provider failed.' ELSE NULL END`,
+    input_tokens: `(g * 31) % 4000`,
+    output_tokens: `(g * 17) % 1000`,
+    cache_read_tokens: "0",
+    cache_write_tokens: "0",
+    reasoning_tokens: "0",
+    cost_micros: `(g * 7919) % 20000`,
+    budget_outcome: `CASE WHEN g % 100 = 0 THEN 'soft_exceeded' ELSE NULL END`,
+    latency_ms: `(g * 104729) % 3000`,
+    time_to_first_byte_ms: `(g * 13) % 400`,
+    gateway_overhead_ms: `g % 5`,
+    client_label: concat("'client_'", text(`${key} % ${shape.labels}`)),
+    client_version: concat("'1.'", text(`g % 4`)),
+    session_id: concat("'s_'", text(div("g", 20))),
+    metadata:
+      dialect === "postgresql"
+        ? `jsonb_build_object('env', CASE WHEN g % 3 = 0 THEN 'dev' ELSE 'prod' END, 'customer', 'c' || (g % 500)::text)`
+        : `json_object('env', CASE WHEN g % 3 = 0 THEN 'dev' ELSE 'prod' END, 'customer', 'c' || (g % 500))`,
+    guardrail_flags: dialect === "postgresql" ? `CASE WHEN g % 200 = 0 THEN '["pii"]'::jsonb ELSE '[]'::jsonb END` : `CASE WHEN g % 200 = 0 THEN '["pii"]' ELSE '[]' END`,
+    guardrail_flagged: dialect === "postgresql" ? `(g % 200 = 0)` : `(g % 200 = 0)`,
+    attempts:
+      dialect === "postgresql"
+        ? `jsonb_build_array(jsonb_build_object('connection_id', 'conn_0', 'provider', 'bench', 'model', 'm', 'status', 200, 'latency_ms', 10, 'error_code', NULL, 'outcome', 'served', 'reason', NULL))`
+        : `json_array(json_object('connection_id', 'conn_0', 'provider', 'bench', 'model', 'm', 'status', 200, 'latency_ms', 10, 'error_code', NULL, 'outcome', 'served', 'reason', NULL))`,
+    attempt_count: "1",
+    rate_limit_outcome: `CASE WHEN g % 50 <> 0 AND g % 33 = 0 THEN 'limited' ELSE NULL END`,
+    has_content: dialect === "postgresql" ? "false" : "0",
+  };
+}
+
+/** The filters measured one at a time: a name and a function of the sample index. */
+function filterCases(events) {
+  const pick = (index, modulus) => (index * 7 + 3) % modulus;
+  return [
+    ["no filter", () => ({})],
+    ["from/to (one day, a week ago)", () => ({ from: new Date(Date.now() - 8 * 86_400_000), to: new Date(Date.now() - 7 * 86_400_000) })],
+    ["project_id", (index) => ({ projectId: `prj_${pick(index, shape.projects)}` })],
+    ["team_id", (index) => ({ teamId: `team_${pick(index, shape.teams)}` })],
+    ["api_key_id", (index) => ({ apiKeyId: `key_${pick(index, shape.keys)}` })],
+    ["requested_model", (index) => ({ requestedModel: `model_${pick(index, shape.models)}` })],
+    ["model", (index) => ({ model: `model_${pick(index, shape.models)}` })],
+    ["connection_id", (index) => ({ connectionId: `conn_${pick(index, shape.connections)}` })],
+    ["endpoint", () => ({ endpoint: "messages" })],
+    ["status=502", () => ({ status: 502 })],
+    ["status=4xx", () => ({ status: "4xx" })],
+    ["error_code", () => ({ errorCode: "upstream_error" })],
+    ["client_label", (index) => ({ clientLabel: `client_${pick(index, shape.labels)}` })],
+    ["client_version", (index) => ({ clientVersion: `1.${pick(index, 4)}` })],
+    ["session_id", (index) => ({ sessionId: `s_${pick(index * 7919, Math.floor(events / 20))}` })],
+    ["metadata customer", (index) => ({ metadata: [{ key: "customer", value: `c${pick(index, 500)}` }] })],
+    ["min_latency_ms=2900", () => ({ minLatencyMs: 2900 })],
+    ["cost range", () => ({ minCostMicros: 19_000, maxCostMicros: 19_500 })],
+    ["guardrail_flagged", () => ({ guardrailFlagged: true })],
+    ["budget_outcome", () => ({ budgetOutcome: "soft_exceeded" })],
+    ["rate_limit_outcome", () => ({ rateLimitOutcome: "limited" })],
+    ["request_id", (index) => ({ requestId: `req_${1 + pick(index * 7919, events)}` })],
+  ];
+}
+
+async function timeIt(work) {
+  const started = performance.now();
+  const result = await work();
+  return { ms: performance.now() - started, result };
+}
+
+async function measureLists(db, events, listActivityCalls, rowsLimit) {
+  console.log(`  list (first page of 50, then the next page; ${samples} samples each):`);
+  console.log(`    ${"filter".padEnd(30)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"next p95".padStart(9)}  rows`);
+  let worst = 0;
+  for (const [name, filtersOf] of filterCases(events)) {
+    const first = [];
+    const next = [];
+    let rows = 0;
+    for (let index = 0; index < samples; index += 1) {
+      const filters = { organizationId, ...filtersOf(index) };
+      const { ms, result } = await timeIt(() => listActivityCalls(db, { ...filters, limit: 50 }));
+      first.push(ms);
+      rows = result.data.length;
+      if (result.nextCursor) next.push((await timeIt(() => listActivityCalls(db, { ...filters, limit: 50, cursor: result.nextCursor }))).ms);
+    }
+    const p95 = percentile(first, 0.95);
+    worst = Math.max(worst, p95);
+    console.log(`    ${name.padEnd(30)} ${format(percentile(first, 0.5)).padStart(8)} ${format(p95).padStart(8)} ${format(next.length ? percentile(next, 0.95) : NaN).padStart(9)}  ${rows}`);
+  }
+  console.log(`  list: worst single-filter p95 ${format(worst)} ms (target <= ${rowsLimit} ms)`);
+}
+
+async function measureDetail(db, events, getActivityCall) {
+  const times = [];
+  for (let index = 0; index < samples * 2; index += 1) {
+    const requestId = `req_${1 + ((index * 104_729) % events)}`;
+    const { ms, result } = await timeIt(() => getActivityCall(db, { organizationId, requestId }));
+    if (result === null) throw new Error(`detail: ${requestId} not found`);
+    times.push(ms);
+  }
+  console.log(`  detail: p50 ${format(percentile(times, 0.5))} ms, p95 ${format(percentile(times, 0.95))} ms (target <= 20 ms)`);
+}
+
+async function measureSeries(db, listUsageSeries) {
+  for (const [interval, groupBy] of [["day", "none"], ["day", "model"], ["hour", "none"]]) {
+    const times = [];
+    for (let index = 0; index < 5; index += 1) {
+      const to = new Date();
+      const from = new Date(to.getTime() - spanMs);
+      times.push((await timeIt(() => listUsageSeries(db, { organizationId, from, to, interval, groupBy }))).ms);
+    }
+    console.log(`  usage series, 30 days by ${interval}, group_by ${groupBy}: p50 ${format(percentile(times, 0.5))} ms, max ${format(Math.max(...times))} ms (target <= 200 ms)`);
+  }
+}
+
+async function measureExport(db, iterateActivityCalls, limit) {
+  globalThis.gc?.();
+  const startRss = process.memoryUsage().rss;
+  let peakRss = startRss;
+  let rows = 0;
+  let bytes = 0;
+  const started = performance.now();
+  outer: for await (const batch of iterateActivityCalls(db, { organizationId }, { batchSize: 1000 })) {
+    // The route's NDJSON encoding of one page (one chunk per page).
+    bytes += batch.map((call) => `${JSON.stringify(call)}\n`).join("").length;
+    rows += batch.length;
+    const rss = process.memoryUsage().rss;
+    if (rss > peakRss) peakRss = rss;
+    if (rows >= limit) break outer;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `  export (keyset pages of 1000, NDJSON-encoded in process): ${rows} rows in ${format(seconds, 2)} s = ${format(rows / seconds, 0)} rows/s ` +
+      `(target >= 50000), ${format(bytes / 1e6)} MB of text, RSS growth ${format((peakRss - startRss) / 1e6)} MB (target < 50 MB)`,
+  );
+}
+
+async function loadDatabaseModule() {
+  return import(pathToFileURL(join(root, "packages/db/dist/index.js")).href);
+}
+
+async function runPostgresql(module) {
+  if (!postgresUrl) {
+    console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)");
+    return;
+  }
+  const schema = `bench_activity_${randomBytes(4).toString("hex")}`;
+  const url = new URL(postgresUrl);
+  url.searchParams.set("schema", schema);
+  const db = module.createDatabase({ url: url.toString(), postgresqlPoolSize: 4 });
+  console.log(`PostgreSQL: ${pgEvents.toLocaleString("en")} events over ${shape.days} days (schema ${schema}, dropped at the end)`);
+  try {
+    await db.migrate();
+    const nowMs = Date.now();
+    await db.queryStatement({
+      sql: `SELECT "usage_events_ensure_partition"(d::date) FROM generate_series(($1::timestamp - interval '${shape.days + 1} days')::date, ($1::timestamp)::date, interval '1 day') AS d`,
+      args: [new Date(nowMs).toISOString().slice(0, -1)],
+    });
+    const expressions = eventExpressions("postgresql");
+    const columns = Object.keys(expressions);
+    const chunk = 250_000;
+    const seeded = await timeIt(async () => {
+      for (let start = 1; start <= pgEvents; start += chunk) {
+        const end = Math.min(pgEvents, start + chunk - 1);
+        await db.runStatements([
+          {
+            sql: `INSERT INTO "usage_events" (${columns.map((column) => `"${column}"`).join(", ")})
+              SELECT ${columns.map((column) => expressions[column]).join(", ")}
+              FROM (SELECT g, $3::bigint AS n, $4::bigint AS now_ms FROM generate_series($1::bigint, $2::bigint) AS g) AS s`,
+            args: [start, end, pgEvents, nowMs],
+          },
+        ]);
+        process.stdout.write(`\r  seeding events: ${end.toLocaleString("en")}`);
+      }
+    });
+    process.stdout.write("\n");
+    const rollups = await timeIt(() => seedHourlyRollups(db));
+    await db.queryStatement({ sql: `ANALYZE "usage_events"`, args: [] });
+    await db.queryStatement({ sql: `ANALYZE "usage_hourly_rollups"`, args: [] });
+    console.log(`  seeded in ${format(seeded.ms / 1000)} s, hourly rollups in ${format(rollups.ms / 1000)} s`);
+    await measureLists(db, pgEvents, module.listActivityCalls, 100);
+    await measureDetail(db, pgEvents, module.getActivityCall);
+    await measureSeries(db, module.listUsageSeries);
+    await measureExport(db, module.iterateActivityCalls, Math.min(exportRows, pgEvents));
+  } finally {
+    await db.queryStatement({ sql: `DROP SCHEMA IF EXISTS "${schema}" CASCADE`, args: [] }).catch((error) => console.error(`  could not drop ${schema}: ${error}`));
+    await db.close();
+  }
+}
+
+/** Hourly rollups of the seeded events, as the usage writer keeps them (PostgreSQL). */
+async function seedHourlyRollups(db) {
+  const bounds = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10_000, 20_000, 30_000, 60_000];
+  let previous = -1;
+  const buckets = bounds.map((bound) => {
+    const sum = `SUM(CASE WHEN "latency_ms" > ${previous} AND "latency_ms" <= ${bound} THEN 1 ELSE 0 END)`;
+    previous = bound;
+    return sum;
+  });
+  buckets.push(`SUM(CASE WHEN "latency_ms" > ${previous} THEN 1 ELSE 0 END)`);
+  await db.runStatements([
+    {
+      sql: `INSERT INTO "usage_hourly_rollups" ("id", "hour", "organization_id", "project_id", "api_key_id", "model", "client_label", "request_count", "error_count",
+        "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_micros", "latency_ms_sum", "latency_count", "latency_ms_max",
+        "time_to_first_byte_ms_sum", "time_to_first_byte_count", ${buckets.map((_, index) => `"latency_bucket_${index}"`).join(", ")}, "updated_at")
+        SELECT md5(random()::text || clock_timestamp()::text), date_trunc('hour', "occurred_at"), "organization_id", COALESCE("project_id", ''), COALESCE("api_key_id", ''),
+          "provider" || '/' || "model", COALESCE("client_label", ''), COUNT(*), SUM(CASE WHEN "status" >= 400 THEN 1 ELSE 0 END),
+          SUM("input_tokens"), SUM("output_tokens"), SUM("cache_read_tokens"), SUM("cache_write_tokens"), SUM("cost_micros"), SUM("latency_ms"), COUNT(*), MAX("latency_ms"),
+          COALESCE(SUM("time_to_first_byte_ms"), 0), COUNT("time_to_first_byte_ms"), ${buckets.join(", ")}, now()
+        FROM "usage_events"
+        GROUP BY date_trunc('hour', "occurred_at"), "organization_id", COALESCE("project_id", ''), COALESCE("api_key_id", ''), "provider" || '/' || "model", COALESCE("client_label", '')`,
+      args: [],
+    },
+  ]);
+}
+
+async function runSqlite(module) {
+  const directory = mkdtempSync(join(tmpdir(), "gateway-activity-bench-"));
+  const db = module.createDatabase({ url: `file:${join(directory, "bench.db")}` });
+  console.log(`SQLite: ${sqliteEvents.toLocaleString("en")} events over ${shape.days} days (temp file)`);
+  try {
+    await db.migrate();
+    const nowMs = Date.now();
+    const expressions = eventExpressions("sqlite");
+    const columns = Object.keys(expressions);
+    const chunk = 100_000;
+    const seeded = await timeIt(async () => {
+      for (let start = 1; start <= sqliteEvents; start += chunk) {
+        const end = Math.min(sqliteEvents, start + chunk - 1);
+        await db.runStatements([
+          {
+            sql: `WITH RECURSIVE s(g) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT g + 1 FROM s WHERE g < CAST(? AS INTEGER))
+              INSERT INTO "usage_events" (${columns.map((column) => `"${column}"`).join(", ")})
+              SELECT ${columns.map((column) => expressions[column]).join(", ")} FROM (SELECT g, CAST(? AS INTEGER) AS n, CAST(? AS INTEGER) AS now_ms FROM s)`,
+            args: [start, end, sqliteEvents, nowMs],
+          },
+        ]);
+        process.stdout.write(`\r  seeding events: ${end.toLocaleString("en")}`);
+      }
+    });
+    process.stdout.write("\n");
+    await db.runStatements([{ sql: "ANALYZE", args: [] }]);
+    console.log(`  seeded in ${format(seeded.ms / 1000)} s`);
+    await measureLists(db, sqliteEvents, module.listActivityCalls, 150);
+    await measureDetail(db, sqliteEvents, module.getActivityCall);
+  } finally {
+    await db.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** Runs the activity benchmark on the selected targets. */
+export async function runActivityBenchmark() {
+  const module = await loadDatabaseModule();
+  if (targets.includes("postgresql")) await runPostgresql(module);
+  if (targets.includes("sqlite")) await runSqlite(module);
+}
