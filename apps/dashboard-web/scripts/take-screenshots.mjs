@@ -187,14 +187,15 @@ try {
       });
     }
   }
-  // A call of the checkout key retried on one provider, then served by the route's fallback, with its content captured.
+  // A call of the support bot retried on one provider, then served by the route's fallback, with its content captured.
   history.push({
     requestId: "req_8f3c2a1d9e7b4c6a0f5e2d1c",
     traceId: null,
     occurredAt: new Date(now - 90_000),
     organizationId,
-    projectId: keys.checkout.project_id,
-    apiKeyId: keys.checkout.id,
+    projectId: keys.support.project_id,
+    apiKeyId: keys.support.id,
+    teamId: platform.id,
     userId: null,
     endpoint: "chat_completions",
     requestedModel: "fast",
@@ -214,10 +215,10 @@ try {
     latencyMs: 3_140,
     timeToFirstByteMs: 2_980,
     gatewayOverheadMs: 3,
-    clientLabel: "checkout-service",
-    clientVersion: "2.3.1",
-    sessionId: null,
-    metadata: { customer: "acme", order: "1042" },
+    clientLabel: "support-bot",
+    clientVersion: "1.4.0",
+    sessionId: "conv-0",
+    metadata: { customer: "acme", ticket: "T-1042" },
     attempts: [
       { connectionId: null, provider: "openai", model: "openai/gpt-4o-mini", status: 503, latencyMs: 820, errorCode: "upstream_error", outcome: "retried", reason: "upstream_5xx" },
       { connectionId: null, provider: "openai", model: "openai/gpt-4o-mini", status: null, latencyMs: 2_000, errorCode: "timeout", outcome: "fell_back", reason: "timeout" },
@@ -270,13 +271,15 @@ try {
 
   await open(`/activity?from=${encodeURIComponent(new Date(now - 86_400_000).toISOString())}`, "Activity");
   await page.getByRole("search", { name: "Add a filter" }).getByLabel("Add a filter").selectOption({ label: "API key" });
-  await page.getByRole("search", { name: "Add a filter" }).getByLabel("API key").selectOption({ label: "checkout-prod" });
+  await page.getByRole("search", { name: "Add a filter" }).getByLabel("API key").selectOption({ label: "support-prod" });
   await page.getByRole("button", { name: "Add filter" }).click();
   await page.getByRole("button", { name: "Open call req_8f3c2a1d9e7b4c6a0f5e2d1c" }).waitFor();
   await shoot("activity");
   await page.getByRole("button", { name: "Open call req_8f3c2a1d9e7b4c6a0f5e2d1c" }).click();
   await page.getByRole("dialog", { name: "Call details" }).getByRole("button", { name: "Show the request and response" }).click();
   await page.getByTestId("activity-content").waitFor();
+  // The drawer from its top: the attempts first.
+  await page.locator("dialog.drawer .dialog-body").evaluate((body) => body.scrollTo(0, 0));
   await shoot("activity-call");
   await page.keyboard.press("Escape");
 
