@@ -357,7 +357,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: activity", ()
     expect(rows.every((row) => row.status === 502 && row.api_key_id === checkoutKey.id)).toBe(true);
   });
 
-  it("opens a Usage chart's group as Activity filtered by that model and range", async () => {
+  it("opens a Usage chart's group (over the range) and bar (over its hour) as Activity filtered by that model", async () => {
     await page.goto(`${stack.dashboardUrl}/usage`);
     await page.getByLabel("By", { exact: true }).selectOption("model");
     await page.getByText("Show the numbers").click();
@@ -369,6 +369,17 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: activity", ()
     await waitForRows(50);
     const models = await callsTable().locator("tbody tr td:nth-child(4)").allTextContents();
     expect(models.every((model) => model.startsWith("demo/demo/chat"))).toBe(true);
+
+    // A bar: its model in its hour.
+    await page.goto(`${stack.dashboardUrl}/usage`);
+    await page.getByLabel("By", { exact: true }).selectOption("model");
+    await page.locator('[data-testid="usage-chart"] .recharts-bar-rectangle path').last().click();
+    await page.getByRole("heading", { level: 1, name: "Activity" }).waitFor();
+    const bar = new URL(page.url()).searchParams;
+    expect(bar.get("model")).toBe("demo/chat");
+    expect(Date.parse(bar.get("to")!) - Date.parse(bar.get("from")!)).toBe(3_600_000);
+    await callsTable().waitFor();
+    expect(await rowCount()).toBeGreaterThan(0);
   });
 
   it("fits a narrow window with the drawer open", async () => {

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { SelectField, type SelectOption, TextField } from "../components/fields.js";
 import { parseDollarsToMicros } from "../format/format-micros.js";
-import { type ActivityFilters, parseMetadataFilter, type SingleActivityFilter, withoutActivityFilter } from "./activity-filters.js";
+import { type ActivityFilters, maxMetadataFilters, parseMetadataFilter, type SingleActivityFilter, withoutActivityFilter } from "./activity-filters.js";
 import { activityFilterLabels, budgetOutcomeLabels, describeActivityFilters, type ActivityFilterNames } from "./describe-activity-filters.js";
 
 /** What the "Add a filter" form can add: the time range, a single-value filter, or a metadata entry. */
@@ -96,6 +96,7 @@ export function ActivityFilterBar(props: {
     } else if (kind === "metadata") {
       const entry = parseMetadataFilter(value);
       if (entry === null) return setError("Enter key=value (letters, digits, _ . - in the key).");
+      if ((filters.metadata ?? []).length >= maxMetadataFilters) return setError(`At most ${maxMetadataFilters} metadata filters.`);
       next.metadata = [...new Set([...(filters.metadata ?? []), entry])];
     } else if (kind === "guardrail_flagged") {
       next.guardrail_flagged = "true";

@@ -12,9 +12,12 @@ describe("activity filters in the address", () => {
   });
 
   it("leaves out what the API would refuse, so an edited address never ends in a 400", () => {
-    const search = new URLSearchParams("status=teapot&min_latency_ms=-5&from=yesterday&guardrail_flagged=yes&metadata=no-separator&metadata=bad%20key%3Dx&call=req_1&view=sessions&model=");
+    const search = new URLSearchParams("status=1xx&min_latency_ms=-5&from=yesterday&guardrail_flagged=yes&metadata=no-separator&metadata=bad%20key%3Dx&call=req_1&view=sessions&model=");
     expect(readActivityFilters(search)).toEqual({});
     expect(readActivityFilters(new URLSearchParams("status=429&min_latency_ms=2000"))).toEqual({ status: "429", min_latency_ms: "2000" });
+    expect(readActivityFilters(new URLSearchParams("status=teapot"))).toEqual({});
+    const many = new URLSearchParams(Array.from({ length: 20 }, (_, index) => ["metadata", `key${index}:v`]));
+    expect(readActivityFilters(many).metadata).toHaveLength(16);
   });
 
   it("takes metadata typed as key=value or key:value, the value keeping its own separators", () => {

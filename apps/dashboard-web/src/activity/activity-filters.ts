@@ -38,6 +38,9 @@ export type ActivityFilters = Partial<Record<SingleActivityFilter, string>> & { 
 /** Filter names the list answers to but the sessions do not group by (a session spans its calls). */
 const callOnlyFilters: readonly SingleActivityFilter[] = ["request_id"];
 
+/** At most this many metadata pairs (a call carries at most 16 keys). */
+export const maxMetadataFilters = 16;
+
 /** A metadata key as callers may send it (`X-Gateway-Metadata`). */
 const metadataKey = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -52,7 +55,7 @@ function isAcceptable(name: SingleActivityFilter, value: string): boolean {
     case "max_cost_micros":
       return /^\d+$/.test(value);
     case "status":
-      return /^([1-5]xx|[1-5]\d\d)$/.test(value);
+      return /^([2-5]xx|[1-5]\d\d)$/.test(value);
     case "guardrail_flagged":
       return value === "true";
     default:
@@ -71,7 +74,8 @@ export function readActivityFilters(search: URLSearchParams): ActivityFilters {
     if (value !== null && isAcceptable(name, value)) filters[name] = value;
   }
   const metadata = search.getAll("metadata").map(parseMetadataFilter).filter((entry) => entry !== null);
-  if (metadata.length > 0) filters.metadata = [...new Set(metadata)];
+  // A call carries at most 16 metadata keys: more pairs could never all match (and the API takes 16).
+  if (metadata.length > 0) filters.metadata = [...new Set(metadata)].slice(0, maxMetadataFilters);
   return filters;
 }
 
