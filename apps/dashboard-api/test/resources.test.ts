@@ -62,6 +62,21 @@ describe.each(databaseTargets)("resources (%s)", (target) => {
     expect(invalid.body.error.details.param).toBe("name");
   });
 
+  it("projects: activity and content retention and the content cap, with defaults and bounds", async () => {
+    const created = await call("POST", "/api/projects", { name: "Retained", capture_content: true, content_max_bytes: 8192 });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ activity_retention_days: 30, content_retention_days: 7, content_max_bytes: 8192 });
+    const updated = await call("PATCH", `/api/projects/${created.body.id}`, { activity_retention_days: 90, content_retention_days: 14 });
+    expect(updated.body).toMatchObject({ activity_retention_days: 90, content_retention_days: 14, content_max_bytes: 8192 });
+    const row = await harness.database.prisma.project.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect([row.activityRetentionDays, row.contentRetentionDays, row.contentMaxBytes]).toEqual([90, 14, 8192]);
+    for (const body of [{ activity_retention_days: 0 }, { content_retention_days: 3651 }, { content_max_bytes: 100 }]) {
+      const refused = await call("PATCH", `/api/projects/${created.body.id}`, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.param).toBe(Object.keys(body)[0]);
+    }
+  });
+
   it("connections: CRUD without ever showing the credential, stored encrypted", async () => {
     await exerciseCrud({
       path: "/api/connections",
@@ -189,6 +204,25 @@ describe.each(databaseTargets)("resources (%s)", (target) => {
     expect((await call("GET", `/api/teams/${team.body.id}`)).body.member_count).toBe(0);
     expect((await call("PUT", `/api/teams/${team.body.id}/members/not-a-member`, {})).status).toBe(404);
     await exerciseCrud({ path: "/api/teams", create: { name: "Data", default_role: "viewer" }, update: { name: "Data science" }, object: "organization.team" });
+  });
+
+  it("api keys: default metadata is set on create, replaced on update, and bounded like X-Gateway-Metadata", async () => {
+    const created = await call("POST", "/api/api-keys", { name: "tagged", project_id: projectId, default_metadata: { team: "search", env: "prod" } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.default_metadata).toEqual({ team: "search", env: "prod" });
+    const updated = await call("PATCH", `/api/api-keys/${created.body.id}`, { default_metadata: { team: "ranking" } });
+    expect(updated.body).toMatchObject({ name: "tagged", default_metadata: { team: "ranking" } });
+    expect((await call("GET", `/api/api-keys/${created.body.id}`)).body.default_metadata).toEqual({ team: "ranking" });
+    const plain = await call("POST", "/api/api-keys", { name: "plain", project_id: projectId });
+    expect(plain.body.default_metadata).toEqual({});
+    const tooMany = Object.fromEntries(Array.from({ length: 17 }, (_, index) => [`k${index}`, "v"]));
+    for (const default_metadata of [{ "bad key": "v" }, { k: 1 }, { k: "v".repeat(257) }, tooMany]) {
+      const refused = await call("PATCH", `/api/api-keys/${created.body.id}`, { default_metadata });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe("invalid_request");
+    }
+    await call("DELETE", `/api/api-keys/${created.body.id}`);
+    await call("DELETE", `/api/api-keys/${plain.body.id}`);
   });
 
   it("api keys: the secret is shown once, revocation is permanent and keeps the record", async () => {

@@ -123,6 +123,14 @@ const gatewayHeaders = [
   { name: "X-Gateway-Session", in: "header", required: false, description: "Session affinity on aliases that have it; invalid values are 400 there.", schema: { type: "string", minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:-]+$" } },
   { name: "X-Gateway-Session-ID", in: "header", required: false, description: "Conversation identifier recorded on usage; invalid values are ignored.", schema: { type: "string", minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:-]+$" } },
   { name: "X-Provider", in: "header", required: false, description: "Connection to use for an unqualified model; a provider-qualified model wins.", schema: { type: "string" } },
+  {
+    name: "X-Gateway-Metadata",
+    in: "header",
+    required: false,
+    description:
+      "A JSON object of string values recorded with the call (merged over the API key's default metadata) and filterable in the activity: at most 16 keys of `[A-Za-z0-9_.-]{1,64}`, values of at most 256 characters, at most 4096 bytes; invalid values are 400 naming the header; never forwarded.",
+    schema: { type: "string", maxLength: 4096 },
+  },
 ];
 
 const json = (schemaName: string) => ({ "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } });

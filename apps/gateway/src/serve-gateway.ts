@@ -25,6 +25,8 @@ import {
   createRecordedUsageLoaders,
   timeOrderedId,
   writeUsageBatch,
+  sealUsageEventContents,
+  runUsageMaintenance,
 } from "@gateway/db/data-plane";
 import {
   type DeliveryTargets,
@@ -88,8 +90,12 @@ export async function serveGateway<D extends ServableDatabase>(
       usageWriterThread = openUsageWriterThread({ url: sqliteFile.url });
     }
     const thread = usageWriterThread;
-    const writeUsage = (events: UsageEventRecord[], options: { skipStored?: boolean; apiKeysLastUsed?: ReadonlyMap<string, Date> } = {}): Promise<number> =>
-      thread === null ? writeUsageBatch(database, events, options) : thread.write(events, options);
+    // Captured content is cut, deflated (libuv's pool) and encrypted here, before the batch goes to
+    // the writer (thread): the thread never holds the secret key.
+    const writeUsage = async (events: UsageEventRecord[], options: { skipStored?: boolean; apiKeysLastUsed?: ReadonlyMap<string, Date> } = {}): Promise<number> => {
+      const sealed = await sealUsageEventContents(events, secretBox);
+      return thread === null ? writeUsageBatch(database, sealed, options) : thread.write(sealed, options);
+    };
     if (settings.usageDurability === "journal") {
       usageJournal = openUsageJournal({
         directory: path.join(settings.dataDirectory, "usage-journal"),
@@ -183,12 +189,19 @@ export async function serveGateway<D extends ServableDatabase>(
         logger.error(`The metrics listener could not start on port ${settings.metricsPort}; serving without it (set GATEWAY_METRICS_PORT).`, error);
       }
     }
-    // Expired stored responses, and every stored response of a project that stopped capturing
-    // content, are deleted in the background (reads already skip expired ones).
+    // Usage history: PostgreSQL day partitions created a week ahead, whole days dropped past the
+    // longest retention, shorter per-project retentions and expired content deleted. Every gateway
+    // runs it; an advisory lock serializes the partition changes, and the deletes are idempotent.
+    const maintainUsage = () => {
+      runUsageMaintenance(database).catch((error: unknown) => logger.error("Usage history maintenance (partitions, retention) failed.", error));
+    };
     const sweepStoredResponses = () => {
       const projectIds = runtime.snapshots.current().snapshot.projects.filter((project) => !project.captureContent).map((project) => project.id);
       deleteStoredResponsesSweep(database, { projectIds }).catch((error: unknown) => logger.error("Deleting expired stored responses failed.", error));
+      maintainUsage();
     };
+    // Expired stored responses, and every stored response of a project that stopped capturing
+    // content, are deleted in the background (reads already skip expired ones).
     sweepStoredResponses();
     const sweepTimer = setInterval(sweepStoredResponses, 10 * 60 * 1000);
     sweepTimer.unref();

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  readUsageEventContent,
   beginMcpServerOAuth,
   completeMcpServerOAuth,
   createApiKey,
@@ -317,9 +318,14 @@ describe("the MCP endpoint", () => {
       status: 200,
       errorCode: null,
       costMicros: 0,
-      content: { request: { kind: "tool", name: "tickets__create_issue", arguments: { title: "Printer on fire" } }, response: { content: [{ type: "text", text: expect.stringContaining("Printer on fire") }] } },
     });
     expect(events[0]!.latencyMs).toBeGreaterThanOrEqual(0);
+    // The content is stored apart from the usage row, encrypted, and read back with the secret box.
+    expect(await readUsageEventContent(database, gateway.secretBox, { organizationId, requestId: events[0]!.requestId })).toMatchObject({
+      request: { kind: "tool", name: "tickets__create_issue", arguments: { title: "Printer on fire" } },
+      response: { content: [{ type: "text", text: expect.stringContaining("Printer on fire") }] },
+      truncated: false,
+    });
   });
 
   it("leaves a denied tool out of the list and refuses to call it, within a second of the policy change", async () => {

@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   revokedAt: Date | null;
   revokedByUserId: string | null;
+  /** Metadata recorded with every call of the key (read with `parseStoredMetadata`). */
+  defaultMetadata?: unknown;
 }
 
 export interface ApiKeyInput {
@@ -31,6 +33,8 @@ export interface ApiKeyInput {
   teamId?: string | null;
   createdByUserId?: string | null;
   expiresAt?: Date | null;
+  /** Metadata recorded with every call of the key; `X-Gateway-Metadata` is merged over it. */
+  defaultMetadata?: Record<string, string>;
   /** A given `gak_` secret (declarative config); generated when absent. */
   secret?: string;
 }
@@ -61,6 +65,7 @@ export async function createApiKey(db: DatabaseClient, input: ApiKeyInput): Prom
         projectId: input.projectId,
         teamId: input.teamId ?? null,
         name: input.name,
+        defaultMetadata: input.defaultMetadata ?? {},
         prefix: generated.prefix,
         lastFour: generated.lastFour,
         secretHash: generated.hash,
@@ -83,7 +88,7 @@ export async function upsertApiKeyBySecret(db: DatabaseClient, input: ApiKeyInpu
     throw new GatewayError("conflict", { message: "this api key secret belongs to another organization", param: "secret" });
   }
   await assertProjectAndTeam(db, input);
-  const data = { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null };
+  const data = { name: input.name, projectId: input.projectId, teamId: input.teamId ?? null, expiresAt: input.expiresAt ?? null, defaultMetadata: input.defaultMetadata ?? {} };
   if (holdsValues(existing, data)) return { apiKey: existing, created: false };
   const apiKey = await db.prisma.apiKey.update({ where: { id: existing.id }, data });
   return { apiKey, created: false };
@@ -155,7 +160,7 @@ export async function updateApiKey(
   db: DatabaseClient,
   organizationId: string,
   id: string,
-  changes: { name?: string; expiresAt?: Date | null; teamId?: string | null },
+  changes: { name?: string; expiresAt?: Date | null; teamId?: string | null; defaultMetadata?: Record<string, string> },
 ): Promise<ApiKeyRecord> {
   const updated = await translateWrite("api key", () => db.prisma.apiKey.updateMany({ where: { id, organizationId, revokedAt: null }, data: changes }));
   const key = await getApiKey(db, organizationId, id);

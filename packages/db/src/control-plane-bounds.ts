@@ -57,3 +57,17 @@ export const routeTargetWeightSchema = z.number().min(0).max(1_000_000);
 export const routeAffinityTtlSecondsSchema = z.number().int().min(1).max(604_800);
 /** Attempts per route target (the first call and its retries): 1 to 10. */
 export const routeRetryMaxAttemptsSchema = z.number().int().min(1).max(10);
+
+/** Days of usage history (activity) a project keeps: 1 to 3650 (default 30). */
+export const activityRetentionDaysSchema = z.number().int().min(1).max(3650);
+/** Days captured content is kept: 1 to 3650 (default 7). */
+export const contentRetentionDaysSchema = z.number().int().min(1).max(3650);
+/** Captured bytes per call: 1 KiB to 4 MiB (default 65536). */
+export const contentMaxBytesSchema = z.number().int().min(1024).max(4 * 1024 * 1024);
+/**
+ * An API key's default metadata: the same bounds as `X-Gateway-Metadata` (at most 16 keys of
+ * `[A-Za-z0-9_.-]{1,64}`, string values of at most 256 characters).
+ */
+export const defaultMetadataSchema = z
+  .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).refine((key) => key !== "__proto__", "reserved key"), z.string().max(256))
+  .refine((value) => Object.keys(value).length <= 16, "at most 16 keys");

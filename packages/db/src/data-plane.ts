@@ -29,6 +29,10 @@ export {
   routeAffinityTtlSecondsSchema,
   routeRetryMaxAttemptsSchema,
   routeTargetWeightSchema,
+  activityRetentionDaysSchema,
+  contentRetentionDaysSchema,
+  contentMaxBytesSchema,
+  defaultMetadataSchema,
 } from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { readControlPlaneVersion } from "./read-control-plane-version.js";

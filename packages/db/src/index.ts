@@ -60,6 +60,10 @@ export {
   routeAffinityTtlSecondsSchema,
   routeRetryMaxAttemptsSchema,
   routeTargetWeightSchema,
+  activityRetentionDaysSchema,
+  contentRetentionDaysSchema,
+  contentMaxBytesSchema,
+  defaultMetadataSchema,
 } from "./control-plane-bounds.js";
 export { connectionTimeoutsSchema, connectionDefaultMaxTokensSchema, maxConnectionTimeoutMs, modelEndpointsSchema } from "./json-values.js";
 export { loadControlPlaneSnapshot } from "./control-plane-snapshot.js";

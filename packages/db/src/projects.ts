@@ -8,6 +8,12 @@ export interface ProjectRecord {
   name: string;
   description: string | null;
   captureContent: boolean;
+  /** Days usage events are kept. */
+  activityRetentionDays: number;
+  /** Days captured content is kept. */
+  contentRetentionDays: number;
+  /** Captured bytes per call. */
+  contentMaxBytes: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -17,12 +23,24 @@ export interface ProjectInput {
   name: string;
   description?: string | null;
   captureContent?: boolean;
+  activityRetentionDays?: number;
+  contentRetentionDays?: number;
+  contentMaxBytes?: number;
+}
+
+/** The retention and capture settings an input sets (absent ones keep the column defaults). */
+function retentionSettings(input: Pick<ProjectInput, "activityRetentionDays" | "contentRetentionDays" | "contentMaxBytes">): Record<string, number> {
+  const settings: Record<string, number> = {};
+  if (input.activityRetentionDays !== undefined) settings.activityRetentionDays = input.activityRetentionDays;
+  if (input.contentRetentionDays !== undefined) settings.contentRetentionDays = input.contentRetentionDays;
+  if (input.contentMaxBytes !== undefined) settings.contentMaxBytes = input.contentMaxBytes;
+  return settings;
 }
 
 /** Creates a project; 409 when the name exists in the organization. */
 export async function createProject(db: DatabaseClient, input: ProjectInput): Promise<ProjectRecord> {
   return translateWrite("project", () =>
-    db.prisma.project.create({ data: { organizationId: input.organizationId, name: input.name, description: input.description ?? null, captureContent: input.captureContent ?? false } }),
+    db.prisma.project.create({ data: { organizationId: input.organizationId, name: input.name, description: input.description ?? null, captureContent: input.captureContent ?? false, ...retentionSettings(input) } }),
   );
 }
 
@@ -31,12 +49,13 @@ export async function upsertProjectByName(db: DatabaseClient, input: ProjectInpu
   const update: Record<string, unknown> = {};
   if (input.description !== undefined) update.description = input.description;
   if (input.captureContent !== undefined) update.captureContent = input.captureContent;
+  Object.assign(update, retentionSettings(input));
   const where = { organizationId_name: { organizationId: input.organizationId, name: input.name } };
   const existing = await db.prisma.project.findUnique({ where });
   if (existing && holdsValues(existing, update)) return existing;
   return db.prisma.project.upsert({
     where,
-    create: { organizationId: input.organizationId, name: input.name, description: input.description ?? null, captureContent: input.captureContent ?? false },
+    create: { organizationId: input.organizationId, name: input.name, description: input.description ?? null, captureContent: input.captureContent ?? false, ...retentionSettings(input) },
     update,
   });
 }
@@ -53,7 +72,7 @@ export async function updateProject(
   db: DatabaseClient,
   organizationId: string,
   id: string,
-  changes: { name?: string; description?: string | null; captureContent?: boolean },
+  changes: { name?: string; description?: string | null; captureContent?: boolean; activityRetentionDays?: number; contentRetentionDays?: number; contentMaxBytes?: number },
 ): Promise<ProjectRecord> {
   return translateWrite("project", () => db.prisma.project.update({ where: { id, organizationId }, data: changes }));
 }

@@ -13,7 +13,7 @@ export interface UsageMaintenanceOptions {
   now?: Date;
   /** PostgreSQL: days of partitions created ahead of today (default 7). */
   daysAhead?: number;
-  /** Rows deleted per statement by the retention sweep (default 5000). */
+  /** Rows deleted per statement by the retention sweep (default 5000 on PostgreSQL, 500 on SQLite). */
   batchSize?: number;
 }
 
@@ -71,7 +71,8 @@ export async function listUsageEventPartitions(db: SqlClient): Promise<string[]>
  */
 export async function sweepUsageRetention(db: SqlClient, options: UsageMaintenanceOptions = {}): Promise<Omit<UsageMaintenanceResult, "createdPartitions">> {
   const now = (options.now ?? new Date()).getTime();
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 5000));
+  // SQLite deletes run on the calling thread: small batches, each its own statement, so the event loop breathes between them.
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? (db.provider === "sqlite" ? 500 : 5000)));
   const p = (position: number) => sqlPlaceholder(db.provider, position);
   const deletedContents = await deleteInBatches(db, {
     sql: `DELETE FROM "usage_event_contents" WHERE ("organization_id", "request_id") IN (SELECT "organization_id", "request_id" FROM "usage_event_contents" WHERE "expires_at" <= ${p(1)} LIMIT ${batchSize}) RETURNING "request_id"`,

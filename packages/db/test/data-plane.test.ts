@@ -131,8 +131,8 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     expect(snapshot.version).toBe(await readControlPlaneVersion(db));
     expect(snapshot.organizations.filter((entry) => entry.id === org.id)).toEqual([{ id: org.id, name: "Acme", slug: org.slug }]);
     expect(snapshot.projects.filter((entry) => entry.organizationId === org.id).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
-      { id: captured.id, organizationId: org.id, name: "captured", captureContent: true },
-      { id: plain.id, organizationId: org.id, name: "plain", captureContent: false },
+      { id: captured.id, organizationId: org.id, name: "captured", captureContent: true, contentMaxBytes: 65_536, contentRetentionDays: 7 },
+      { id: plain.id, organizationId: org.id, name: "plain", captureContent: false, contentMaxBytes: 65_536, contentRetentionDays: 7 },
     ]);
     const keys = snapshot.apiKeys.filter((key) => key.organizationId === org.id);
     expect(keys.find((key) => key.id === expiring.apiKey.id)).toEqual({
@@ -144,6 +144,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
       secretHash: expiring.apiKey.secretHash,
       expiresAt,
       createdByUserId: user.id,
+      defaultMetadata: {},
     });
     expect(keys.find((key) => key.id === forever.apiKey.id)).toMatchObject({ teamId: null, expiresAt: null, createdByUserId: null });
     // Ordered by organization, then name.

@@ -14,6 +14,7 @@ import {
   createProject,
   createRoute,
   createSecretBox,
+  readUsageEventContent,
   createTeam,
   createUser,
   deleteOrganization,
@@ -311,13 +312,14 @@ describe.each(databaseTargets)("repositories on $provider", (target) => {
 
   it.skipIf(target.skip)("never stores content for decision events", async () => {
     const org = await organization();
-    await appendUsageEvents(db, [
-      usageEvent({ organizationId: org.id, endpoint: "decisions", content: { secret: "state" } }),
-      usageEvent({ organizationId: org.id, endpoint: "chat_completions", content: { messages: [{ role: "user", content: "hi" }] } }),
-    ]);
+    const secretBox = createSecretBox({ keys: [{ id: "test", key: randomBytes(32) }], activeKeyId: "test" });
+    const decision = usageEvent({ organizationId: org.id, endpoint: "decisions", occurredAt: new Date(), content: { secret: "state" } });
+    const chat = usageEvent({ organizationId: org.id, endpoint: "chat_completions", occurredAt: new Date(), content: { request: { messages: [{ role: "user", content: "hi" }] }, response: null } });
+    await writeUsageBatch(db, [decision, chat], { secretBox });
     const events = (await listUsageEvents(db, { organizationId: org.id })).data;
-    expect(events.find((event) => event.endpoint === "decisions")?.content).toBeNull();
-    expect(events.find((event) => event.endpoint === "chat_completions")?.content).toEqual({ messages: [{ role: "user", content: "hi" }] });
+    expect(events.map((event) => event.content)).toEqual([null, null]);
+    expect(await readUsageEventContent(db, secretBox, { organizationId: org.id, requestId: decision.requestId })).toBeNull();
+    expect((await readUsageEventContent(db, secretBox, { organizationId: org.id, requestId: chat.requestId }))?.request).toEqual({ messages: [{ role: "user", content: "hi" }] });
   });
 
   it.skipIf(target.skip)("accepts an invitation once: membership and projects added, second use refused", async () => {

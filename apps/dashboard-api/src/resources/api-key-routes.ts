@@ -1,4 +1,4 @@
-import { createApiKey, getApiKey, getProject, listApiKeysPage, revokeApiKey, updateApiKey, type ApiKeyRecord } from "@gateway/db";
+import { createApiKey, defaultMetadataSchema, getApiKey, getProject, listApiKeysPage, parseStoredMetadata, revokeApiKey, updateApiKey, type ApiKeyRecord } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
 import { z } from "zod";
 import { canUseProject, type DashboardPrincipal } from "../auth/dashboard-principal.js";
@@ -26,6 +26,7 @@ export const apiKeySchema = z.object({
   expires_at: timestamp.nullable(),
   revoked_at: timestamp.nullable(),
   revoked_by_user_id: z.string().nullable(),
+  default_metadata: z.record(z.string(), z.string()).describe("Recorded with every call of the key; the caller's `X-Gateway-Metadata` is merged over it"),
   object: z.literal("api_key"),
 });
 
@@ -51,6 +52,7 @@ export function presentApiKey(row: ApiKeyRecord, now: Date = new Date()): z.infe
     expires_at: iso(row.expiresAt),
     revoked_at: iso(row.revokedAt),
     revoked_by_user_id: row.revokedByUserId,
+    default_metadata: parseStoredMetadata(row.defaultMetadata),
     object: "api_key",
   };
 }
@@ -60,8 +62,12 @@ const createBody = z.object({
   project_id: resourceId,
   team_id: resourceId.nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional().describe("When the key stops working (ISO 8601); null = never"),
+  default_metadata: defaultMetadataSchema.optional().describe("Metadata recorded with every call of the key (at most 16 keys, string values of at most 256 characters)"),
 });
-const updateBody = z.object({ name: displayName });
+const updateBody = z
+  .object({ name: displayName, default_metadata: defaultMetadataSchema.describe("Replaces the key's default metadata") })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 const listQuery = z.object({
   ...paginationQueryShape,
   project_id: resourceId.optional(),
@@ -109,6 +115,7 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
           name: body.name,
           createdByUserId: principal.userId,
           expiresAt,
+          ...(body.default_metadata !== undefined ? { defaultMetadata: body.default_metadata } : {}),
         });
         const after = presentApiKey(row, services.now());
         await auditChange(services, context, { action: "api_key.created", targetType: "api_key", targetId: row.id, after });
@@ -166,7 +173,10 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
         const { principal, params: { api_key_id }, body } = context;
         const existing = await load(principal.organization.id, api_key_id);
         assertProjectAccess(principal, existing.projectId);
-        const row = await updateApiKey(services.database, existing.organizationId, existing.id, { name: body.name });
+        const row = await updateApiKey(services.database, existing.organizationId, existing.id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.default_metadata !== undefined ? { defaultMetadata: body.default_metadata } : {}),
+        });
         const after = presentApiKey(row, services.now());
         await auditChange(services, context, { action: "api_key.updated", targetType: "api_key", targetId: row.id, before: presentApiKey(existing, services.now()), after });
         return { status: 200, body: after };

@@ -1,4 +1,4 @@
-import { createProject, deleteProject, getProject, listProjects, updateProject } from "@gateway/db";
+import { activityRetentionDaysSchema, contentMaxBytesSchema, contentRetentionDaysSchema, createProject, deleteProject, getProject, listProjects, updateProject } from "@gateway/db";
 import { z } from "zod";
 import { deletedObjectSchema, displayName, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -12,6 +12,9 @@ export const projectSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   capture_content: z.boolean(),
+  activity_retention_days: z.number().int().describe("Days the project's calls stay in the activity"),
+  content_retention_days: z.number().int().describe("Days captured content is kept"),
+  content_max_bytes: z.number().int().describe("Captured bytes per call (request + response); longer content is cut and marked truncated"),
   created_at: timestamp,
   updated_at: timestamp,
   object: z.literal("project"),
@@ -22,6 +25,9 @@ interface ProjectRow {
   name: string;
   description: string | null;
   captureContent: boolean;
+  activityRetentionDays: number;
+  contentRetentionDays: number;
+  contentMaxBytes: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -33,6 +39,9 @@ export function presentProject(row: ProjectRow): z.infer<typeof projectSchema> {
     name: row.name,
     description: row.description,
     capture_content: row.captureContent,
+    activity_retention_days: row.activityRetentionDays,
+    content_retention_days: row.contentRetentionDays,
+    content_max_bytes: row.contentMaxBytes,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "project",
@@ -43,9 +52,19 @@ const createBody = z.object({
   name: displayName,
   description: z.string().max(2000).nullable().optional(),
   capture_content: z.boolean().default(false).describe("Store request and response content on usage events (never for decisions)."),
+  activity_retention_days: activityRetentionDaysSchema.optional().describe("Days calls stay in the activity (default 30)"),
+  content_retention_days: contentRetentionDaysSchema.optional().describe("Days captured content is kept (default 7)"),
+  content_max_bytes: contentMaxBytesSchema.optional().describe("Captured bytes per call (default 65536)"),
 });
 const updateBody = z
-  .object({ name: displayName, description: z.string().max(2000).nullable(), capture_content: z.boolean() })
+  .object({
+    name: displayName,
+    description: z.string().max(2000).nullable(),
+    capture_content: z.boolean(),
+    activity_retention_days: activityRetentionDaysSchema,
+    content_retention_days: contentRetentionDaysSchema,
+    content_max_bytes: contentMaxBytesSchema,
+  })
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
 const params = idParams("project_id");
@@ -67,7 +86,16 @@ export function createProjectRoutes(services: DashboardServices): DashboardRoute
       async handler(context) {
         const { body, principal } = context;
         const row = await withConflict(
-          () => createProject(services.database, { organizationId: principal.organization.id, name: body.name, description: body.description ?? null, captureContent: body.capture_content }),
+          () =>
+            createProject(services.database, {
+              organizationId: principal.organization.id,
+              name: body.name,
+              description: body.description ?? null,
+              captureContent: body.capture_content,
+              ...(body.activity_retention_days !== undefined ? { activityRetentionDays: body.activity_retention_days } : {}),
+              ...(body.content_retention_days !== undefined ? { contentRetentionDays: body.content_retention_days } : {}),
+              ...(body.content_max_bytes !== undefined ? { contentMaxBytes: body.content_max_bytes } : {}),
+            }),
           "A project with this name already exists.",
           "name",
         );
@@ -121,6 +149,9 @@ export function createProjectRoutes(services: DashboardServices): DashboardRoute
               ...(body.name !== undefined ? { name: body.name } : {}),
               ...(body.description !== undefined ? { description: body.description } : {}),
               ...(body.capture_content !== undefined ? { captureContent: body.capture_content } : {}),
+              ...(body.activity_retention_days !== undefined ? { activityRetentionDays: body.activity_retention_days } : {}),
+              ...(body.content_retention_days !== undefined ? { contentRetentionDays: body.content_retention_days } : {}),
+              ...(body.content_max_bytes !== undefined ? { contentMaxBytes: body.content_max_bytes } : {}),
             }),
           "A project with this name already exists.",
           "name",

@@ -13,6 +13,8 @@ import {
   revokeApiKey,
   runInTransaction,
   upsertApiKeyBySecret,
+  updateApiKey,
+  parseStoredMetadata,
   upsertBudgetByName,
   upsertConnectionByName,
   upsertMembership,
@@ -121,7 +123,14 @@ async function applyOrganization(
   for (const [projectIndex, project] of config.projects.entries()) {
     const projectPath = at(`projects[${projectIndex}]`);
     const record = await step(projectPath, () =>
-      upsertProjectByName(db, { organizationId, name: project.name, captureContent: project.captureContent }),
+      upsertProjectByName(db, {
+        organizationId,
+        name: project.name,
+        captureContent: project.captureContent,
+        ...(project.activityRetentionDays === undefined ? {} : { activityRetentionDays: project.activityRetentionDays }),
+        ...(project.contentRetentionDays === undefined ? {} : { contentRetentionDays: project.contentRetentionDays }),
+        ...(project.contentMaxBytes === undefined ? {} : { contentMaxBytes: project.contentMaxBytes }),
+      }),
     );
     projectIds.set(project.name, record.id);
     const existingKeys = await listApiKeys(db, { organizationId, projectId: record.id, includeRevoked: true });
@@ -134,6 +143,7 @@ async function applyOrganization(
         name: key.name,
         teamId: teamId(key.team, `${keyPath}.team`),
         expiresAt: key.expiresAt ?? null,
+        ...(key.defaultMetadata === undefined ? {} : { defaultMetadata: key.defaultMetadata }),
       };
       if (key.secret !== undefined) {
         const secret = resolveSecret(key.secret, `${keyPath}.secret`, options.env);
@@ -150,6 +160,9 @@ async function applyOrganization(
       const existing = key.revoked ? (active ?? existingKeys.find((candidate) => candidate.name === key.name)) : active;
       if (existing) {
         if (key.revoked && existing.revokedAt === null) await revoke(existing.id, keyPath);
+        else if (existing.revokedAt === null && key.defaultMetadata !== undefined && JSON.stringify(parseStoredMetadata(existing.defaultMetadata)) !== JSON.stringify(key.defaultMetadata)) {
+          await step(keyPath, () => updateApiKey(db, organizationId, existing.id, { defaultMetadata: key.defaultMetadata! }));
+        }
         keyIds.set(`${project.name}\u0000${key.name}`, existing.id);
         continue;
       }

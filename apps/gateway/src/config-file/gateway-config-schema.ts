@@ -13,6 +13,10 @@ import {
   routeAffinityTtlSecondsSchema,
   routeRetryMaxAttemptsSchema,
   routeTargetWeightSchema,
+  activityRetentionDaysSchema,
+  contentRetentionDaysSchema,
+  contentMaxBytesSchema,
+  defaultMetadataSchema,
 } from "@gateway/db/data-plane";
 import { z } from "zod";
 
@@ -49,11 +53,19 @@ const apiKey = z.strictObject({
   expiresAt: z.coerce.date().optional(),
   /** Stored revoked (the gateway refuses it); revocation is permanent, removing the flag does not undo it. */
   revoked: z.boolean().default(false),
+  /** Metadata recorded with every call of the key (the caller's `X-Gateway-Metadata` is merged over it). */
+  defaultMetadata: defaultMetadataSchema.optional(),
 });
 
 const project = z.strictObject({
   name,
   captureContent: z.boolean().default(false),
+  /** Days calls stay in the activity (default 30). */
+  activityRetentionDays: activityRetentionDaysSchema.optional(),
+  /** Days captured content is kept (default 7). */
+  contentRetentionDays: contentRetentionDaysSchema.optional(),
+  /** Captured bytes per call, request + response (default 65536). */
+  contentMaxBytes: contentMaxBytesSchema.optional(),
   apiKeys: z.array(apiKey).default([]),
 });
 

@@ -1,5 +1,5 @@
 import type { Admission, BudgetThresholdCrossing } from "@gateway/budget";
-import type { NormalizedUsage, UsageEventRecord } from "@gateway/contracts";
+import type { NormalizedUsage, UsageAttempt, UsageEventRecord } from "@gateway/contracts";
 import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
 import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
 import { type CallAbort, type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
@@ -60,6 +60,8 @@ interface CallState<Request, Target extends CallTarget> {
   guardrailFlags: string[];
   request: Request | null;
   captureContent: boolean;
+  /** Each provider attempt, in order (for the usage event). */
+  attempts: UsageAttempt[];
 }
 
 /**
@@ -88,6 +90,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     guardrailFlags: [],
     request: null,
     captureContent: false,
+    attempts: [],
   };
   let lifetime: CallLifetime | null = null;
   const observation = dependencies.observer?.callStarted({ requestId: input.requestId, endpoint: endpoint.name, startedAt, headers: input.headers });
@@ -163,6 +166,8 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
         affinityStore: dependencies.affinityStore,
         ...(routesItself ? {} : { latencyTracker: dependencies.latencyTracker }),
         observation,
+        attempts: call.attempts,
+        statusOf: answerStatus,
         onAttempt: (target) => {
           call.target = target;
           call.usage = null;
@@ -224,7 +229,7 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     }
     // The answer has started: from here a stream is bounded by its upstream timeouts, not by the deadline.
     callLifetime.streamStarted();
-    const streamStartedAt = observation === undefined ? null : Date.now();
+    const streamStartedAt = Date.now();
     const renderer = endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId });
     const complete = endpoint.complete;
     const identity = call.identity;
@@ -273,6 +278,11 @@ export async function runInferenceCall<Request, Target extends CallTarget = Prov
     if (input.throwErrors) throw error.code === "internal_error" ? new GatewayError("internal_error") : error;
     return { kind: "json", ...renderErrorResponse(error, { requestId: input.requestId, format: endpoint.errorFormat }) };
   }
+}
+
+/** The status of an endpoint's answer (the attempt's upstream status as the endpoint reports it). */
+function answerStatus(answer: EndpointAnswer): number {
+  return answer.status;
 }
 
 /**
@@ -384,6 +394,9 @@ function finishCall<Request, Target extends CallTarget>(
       timeToFirstByteMs: end.timeToFirstByteMs,
       guardrailFlags: call.guardrailFlags,
       content: call.captureContent ? end.content : null,
+      attempts: call.attempts,
+      answeredAt: end.answeredAt,
+      error: end.error,
     });
   // Recorded before the answer is written: only a threshold crossing (known after settling) changes it.
   const recorded = dependencies.usage.record === undefined ? null : buildEvent([]);

@@ -7,6 +7,8 @@ export interface AttemptFailure<Target> {
   attempt: number;
   error: GatewayError;
   willRetry: boolean;
+  /** True when the call moves on to the next target (only when `willRetry` is false). */
+  willFallBack: boolean;
 }
 
 /** Options of {@link callWithFallback}. */
@@ -59,14 +61,15 @@ export async function callWithFallback<Target, Result>(
         if (retryable && attempt < maxAttempts) {
           const delay = retryDelayMs({ attempt, retryAfter: error.retryAfter ?? null, baseMs: backoffMs });
           if (Date.now() + delay < options.deadline) {
-            options.onAttemptError?.({ target, attempt, error, willRetry: true });
+            options.onAttemptError?.({ target, attempt, error, willRetry: true, willFallBack: false });
             if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
             continue;
           }
         }
-        options.onAttemptError?.({ target, attempt, error, willRetry: false });
         const hasNextTarget = targetIndex < options.targets.length - 1;
-        if (aborted || !allowsFallback(error) || !hasNextTarget || Date.now() >= options.deadline) throw error;
+        const fallsBack = !aborted && hasNextTarget && allowsFallback(error) && Date.now() < options.deadline;
+        options.onAttemptError?.({ target, attempt, error, willRetry: false, willFallBack: fallsBack });
+        if (!fallsBack) throw error;
         break;
       }
     }

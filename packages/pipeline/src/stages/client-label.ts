@@ -43,3 +43,10 @@ export function resolveClientLabel(headerValue: string | undefined, userAgent: s
   if (headerValue !== undefined && isValidClientLabel(headerValue)) return headerValue;
   return detectClientLabel(userAgent);
 }
+
+/** The version part of a client label (`cli/1.4.2` -> `1.4.2`), or null without one. */
+export function clientVersionOf(label: string | null): string | null {
+  if (label === null) return null;
+  const slash = label.indexOf("/");
+  return slash === -1 ? null : label.slice(slash + 1);
+}

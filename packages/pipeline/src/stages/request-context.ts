@@ -1,6 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import { validateSessionHeader } from "@gateway/policy-engine";
-import { resolveClientLabel } from "./client-label.js";
+import { clientVersionOf, resolveClientLabel } from "./client-label.js";
+import { parseGatewayMetadata } from "./gateway-metadata.js";
 import { readHeader, type RequestHeaders } from "./request-headers.js";
 import type { UsageEndpoint } from "@gateway/contracts";
 
@@ -15,6 +16,10 @@ export interface RequestContext {
   readonly traceId: string | null;
   /** The `X-Gateway-Client` label, or one detected from User-Agent. Recorded, never forwarded. */
   readonly clientLabel: string | null;
+  /** The version part of the client label (`cli/1.4.2` -> `1.4.2`). */
+  readonly clientVersion: string | null;
+  /** The caller's valid `X-Gateway-Metadata` (recorded, never forwarded). */
+  readonly metadata: Readonly<Record<string, string>>;
   /** A valid `X-Gateway-Session-ID` (recorded, never forwarded, no effect on routing). */
   readonly sessionId: string | null;
   /**
@@ -45,7 +50,8 @@ export interface CreateRequestContextOptions {
 
 /**
  * Reads the gateway headers of a request into a {@link RequestContext}.
- * Throws 400 `invalid_request` (param `X-Request-ID`) for a trace id over 255 characters;
+ * Throws 400 `invalid_request` (param `X-Request-ID`) for a trace id over 255 characters, and
+ * (param `X-Gateway-Metadata`) for metadata outside its bounds (`parseGatewayMetadata`);
  * invalid `X-Gateway-Client` and `X-Gateway-Session-ID` values are ignored, as the spec says.
  */
 export function createRequestContext(options: CreateRequestContextOptions): RequestContext {
@@ -57,11 +63,15 @@ export function createRequestContext(options: CreateRequestContextOptions): Requ
       param: "X-Request-ID",
     });
   }
+  const metadata = parseGatewayMetadata(readHeader(headers, "x-gateway-metadata"));
   const startedAt = options.startedAt ?? Date.now();
+  const clientLabel = resolveClientLabel(readHeader(headers, "x-gateway-client"), readHeader(headers, "user-agent"));
   return {
     requestId: options.requestId,
     traceId: traceId === undefined || traceId === "" ? null : traceId,
-    clientLabel: resolveClientLabel(readHeader(headers, "x-gateway-client"), readHeader(headers, "user-agent")),
+    clientLabel,
+    clientVersion: clientVersionOf(clientLabel),
+    metadata,
     // Same grammar as X-Gateway-Session; an invalid value is ignored, never an error.
     sessionId: validateSessionHeader(readHeader(headers, "x-gateway-session-id"), { affinityEnabled: false }),
     affinitySession: readHeader(headers, "x-gateway-session") ?? null,
