@@ -45,15 +45,21 @@ function eventExpressions(dialect) {
   const div = (a, b) => (dialect === "postgresql" ? `((${a}) / ${b})` : `((${a}) / ${b})`);
   const key = `(g % ${shape.keys})`;
   const model = `((${key} * 7 + ${div("g", shape.keys)} % 3) % ${shape.models})`;
+  const msExpression = dialect === "postgresql" ? `now_ms - (g - 1) * ${spanMs}::bigint / n` : `now_ms - (g - 1) * ${spanMs} / n`;
   const time =
     dialect === "postgresql"
-      ? `to_timestamp((now_ms - (g - 1) * ${spanMs}::bigint / n) / 1000.0) AT TIME ZONE 'UTC'`
-      : `strftime('%Y-%m-%dT%H:%M:%f', (now_ms - (g - 1) * ${spanMs} / n) / 1000.0, 'unixepoch') || '+00:00'`;
+      ? `to_timestamp((${msExpression}) / 1000.0) AT TIME ZONE 'UTC'`
+      : `strftime('%Y-%m-%dT%H:%M:%f', (${msExpression}) / 1000.0, 'unixepoch') || '+00:00'`;
   const status = `CASE WHEN g % 50 = 0 THEN 502 WHEN g % 33 = 0 THEN 429 ELSE 200 END`;
   return {
     // Ids grow with time, as the gateway's time-ordered ids do.
     id: concat("'ev'", dialect === "postgresql" ? `lpad((n - g)::text, 12, '0')` : `substr('000000000000' || (n - g), -12, 12)`),
-    request_id: concat("'req_'", text("g")),
+    // The gateway's format: `req_`, 9 base-36 digits of the call's Unix ms, 16 more characters.
+    request_id: concat(
+      "'req_'",
+      ...Array.from({ length: 9 }, (_, position) => `substr('0123456789abcdefghijklmnopqrstuvwxyz', ((${msExpression}) / ${36 ** (8 - position)}) % 36 + 1, 1)`),
+      dialect === "postgresql" ? `lpad(g::text, 16, '0')` : `substr('0000000000000000' || g, -16, 16)`,
+    ),
     occurred_at: time,
     organization_id: `'${organizationId}'`,
     project_id: concat("'prj_'", text(`${key} % ${shape.projects}`)),
@@ -97,8 +103,14 @@ function eventExpressions(dialect) {
   };
 }
 
+/** The request id of seeded event `g` (as the SQL above builds it; BigInt: the products pass 2^53). */
+function requestIdOf(g, events, nowMs) {
+  const ms = BigInt(nowMs) - (BigInt(g - 1) * BigInt(spanMs)) / BigInt(events);
+  return `req_${ms.toString(36).padStart(9, "0")}${String(g).padStart(16, "0")}`;
+}
+
 /** The filters measured one at a time: a name and a function of the sample index. */
-function filterCases(events) {
+function filterCases(events, nowMs) {
   const pick = (index, modulus) => (index * 7 + 3) % modulus;
   return [
     ["no filter", () => ({})],
@@ -122,7 +134,7 @@ function filterCases(events) {
     ["guardrail_flagged", () => ({ guardrailFlagged: true })],
     ["budget_outcome", () => ({ budgetOutcome: "soft_exceeded" })],
     ["rate_limit_outcome", () => ({ rateLimitOutcome: "limited" })],
-    ["request_id", (index) => ({ requestId: `req_${1 + pick(index * 7919, events)}` })],
+    ["request_id", (index) => ({ requestId: requestIdOf(1 + pick(index * 7919, events), events, nowMs) })],
   ];
 }
 
@@ -132,11 +144,11 @@ async function timeIt(work) {
   return { ms: performance.now() - started, result };
 }
 
-async function measureLists(db, events, listActivityCalls, rowsLimit) {
+async function measureLists(db, events, nowMs, listActivityCalls, rowsLimit) {
   console.log(`  list (first page of 50, then the next page; ${samples} samples each):`);
   console.log(`    ${"filter".padEnd(30)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"next p95".padStart(9)}  rows`);
   let worst = 0;
-  for (const [name, filtersOf] of filterCases(events)) {
+  for (const [name, filtersOf] of filterCases(events, nowMs)) {
     const first = [];
     const next = [];
     let rows = 0;
@@ -154,15 +166,29 @@ async function measureLists(db, events, listActivityCalls, rowsLimit) {
   console.log(`  list: worst single-filter p95 ${format(worst)} ms (target <= ${rowsLimit} ms)`);
 }
 
-async function measureDetail(db, events, getActivityCall) {
+async function measureDetail(db, events, nowMs, getActivityCall) {
   const times = [];
   for (let index = 0; index < samples * 2; index += 1) {
-    const requestId = `req_${1 + ((index * 104_729) % events)}`;
+    const requestId = requestIdOf(1 + ((index * 104_729) % events), events, nowMs);
     const { ms, result } = await timeIt(() => getActivityCall(db, { organizationId, requestId }));
     if (result === null) throw new Error(`detail: ${requestId} not found`);
     times.push(ms);
   }
   console.log(`  detail: p50 ${format(percentile(times, 0.5))} ms, p95 ${format(percentile(times, 0.95))} ms (target <= 20 ms)`);
+}
+
+async function measureSessions(db, listActivitySessions) {
+  const cases = [
+    ["last 24 hours", () => ({ from: new Date(Date.now() - 86_400_000) })],
+    ["one API key, 30 days", (index) => ({ apiKeyId: `key_${(index * 7 + 3) % shape.keys}` })],
+  ];
+  for (const [name, filtersOf] of cases) {
+    const times = [];
+    for (let index = 0; index < Math.max(3, Math.floor(samples / 4)); index += 1) {
+      times.push((await timeIt(() => listActivitySessions(db, { organizationId, ...filtersOf(index), limit: 50 }))).ms);
+    }
+    console.log(`  sessions (${name}): p50 ${format(percentile(times, 0.5))} ms, p95 ${format(percentile(times, 0.95))} ms`);
+  }
 }
 
 async function measureSeries(db, listUsageSeries) {
@@ -242,8 +268,9 @@ async function runPostgresql(module) {
     await db.queryStatement({ sql: `ANALYZE "usage_events"`, args: [] });
     await db.queryStatement({ sql: `ANALYZE "usage_hourly_rollups"`, args: [] });
     console.log(`  seeded in ${format(seeded.ms / 1000)} s, hourly rollups in ${format(rollups.ms / 1000)} s`);
-    await measureLists(db, pgEvents, module.listActivityCalls, 100);
-    await measureDetail(db, pgEvents, module.getActivityCall);
+    await measureLists(db, pgEvents, nowMs, module.listActivityCalls, 100);
+    await measureDetail(db, pgEvents, nowMs, module.getActivityCall);
+    await measureSessions(db, module.listActivitySessions);
     await measureSeries(db, module.listUsageSeries);
     await measureExport(db, module.iterateActivityCalls, Math.min(exportRows, pgEvents));
   } finally {
@@ -305,8 +332,9 @@ async function runSqlite(module) {
     process.stdout.write("\n");
     await db.runStatements([{ sql: "ANALYZE", args: [] }]);
     console.log(`  seeded in ${format(seeded.ms / 1000)} s`);
-    await measureLists(db, sqliteEvents, module.listActivityCalls, 150);
-    await measureDetail(db, sqliteEvents, module.getActivityCall);
+    await measureLists(db, sqliteEvents, nowMs, module.listActivityCalls, 150);
+    await measureDetail(db, sqliteEvents, nowMs, module.getActivityCall);
+    await measureSessions(db, module.listActivitySessions);
   } finally {
     await db.close();
     rmSync(directory, { recursive: true, force: true });

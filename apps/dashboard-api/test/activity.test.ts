@@ -294,6 +294,17 @@ describe.each(databaseTargets)("activity (%s)", (target) => {
     });
     const limited = await get(`/api/activity/${requests.limited}`);
     expect(limited.body).toMatchObject({ attempts: [], rate_limit_outcome: "limited", error: { code: "gateway_rate_limit_exceeded", message: "Rate limit exceeded for this key." } });
+    // A gateway request id carries its time: found near it, and also when recorded far from it.
+    const gatewayId = (ms: number, suffix: string) => `req_${ms.toString(36).padStart(9, "0")}${suffix.padEnd(16, "x")}`;
+    const near = gatewayId(at(30).getTime(), `near${id}`);
+    const far = gatewayId(at(30).getTime() - 5 * 86_400_000, `far${id}`);
+    await writeUsageBatch(harness.database, [
+      event({ requestId: near, occurredAt: at(30), organizationId, projectId: projectTwo, status: 201 }),
+      event({ requestId: far, occurredAt: at(31), organizationId, projectId: projectTwo, status: 202 }),
+    ]);
+    expect((await get(`/api/activity/${near}`)).body).toMatchObject({ request_id: near, status: 201 });
+    expect((await get(`/api/activity/${far}`)).body).toMatchObject({ request_id: far, status: 202 });
+    expect((await get(`/api/activity/${near}`, otherOwnerCookie)).status).toBe(404);
     const missing = await get(`/api/activity/req_missing_${id}`);
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe("not_found");

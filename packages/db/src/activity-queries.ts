@@ -176,7 +176,10 @@ function addActivityFilters(sql: SqlConditions, filters: ActivityFilters): void 
   if (typeof filters.status === "number") sql.equals("status", Math.trunc(filters.status));
   else if (filters.status !== undefined) {
     const [low, high] = statusClasses[filters.status]!;
-    sql.add(`"status" >= ${sql.parameter(low)} AND "status" < ${sql.parameter(high)}`);
+    // SQLite would range-scan the (organization, status, occurred_at) index and sort every match
+    // (a second for 30,000 calls); `+status` keeps it on the time-ordered walk that stops at a page.
+    const column = sql.provider === "sqlite" ? `+"status"` : `"status"`;
+    sql.add(`${column} >= ${sql.parameter(low)} AND ${column} < ${sql.parameter(high)}`);
   }
   sql.equals("error_code", filters.errorCode);
   sql.equals("client_label", filters.clientLabel);
@@ -323,10 +326,37 @@ export interface GetActivityCallOptions {
   visibleProjectIds?: readonly string[] | null;
 }
 
-/** Everything recorded of one call of the organization (the latest, should a request id repeat), or null. */
+/** How far from the time in a gateway request id its call may be recorded (clock steps, queueing). */
+const requestIdTimeMarginMs = 86_400_000;
+
+/**
+ * The time a gateway request id was made at: `req_` + 9 base-36 digits of Unix ms + 16 random
+ * characters (see the pipeline's `generateRequestId`); null for any other id.
+ */
+export function requestIdTime(requestId: string): Date | null {
+  const match = /^req_([0-9a-z]{9})[A-Za-z0-9_-]{16}$/.exec(requestId);
+  if (match === null) return null;
+  const ms = Number.parseInt(match[1]!, 36);
+  return Number.isSafeInteger(ms) ? new Date(ms) : null;
+}
+
+/**
+ * Everything recorded of one call of the organization (the latest, should a request id repeat),
+ * or null. A gateway request id carries its time: the call is looked up in that day first (on
+ * PostgreSQL only the matching day partitions are searched), then everywhere.
+ */
 export async function getActivityCall(db: SqlClient, options: GetActivityCallOptions): Promise<ActivityCallDetail | null> {
+  const at = requestIdTime(options.requestId);
+  if (at !== null) {
+    const near = await queryCallDetail(db, options, { from: new Date(at.getTime() - requestIdTimeMarginMs), to: new Date(at.getTime() + requestIdTimeMarginMs) });
+    if (near !== null) return near;
+  }
+  return queryCallDetail(db, options, {});
+}
+
+async function queryCallDetail(db: SqlClient, options: GetActivityCallOptions, range: { from?: Date; to?: Date }): Promise<ActivityCallDetail | null> {
   const sql = new SqlConditions(db.provider);
-  addActivityFilters(sql, { organizationId: options.organizationId, visibleProjectIds: options.visibleProjectIds ?? null, requestId: options.requestId });
+  addActivityFilters(sql, { organizationId: options.organizationId, visibleProjectIds: options.visibleProjectIds ?? null, requestId: options.requestId, ...range });
   const rows = await db.queryStatement({
     sql: `SELECT ${callColumnList}, "attempts", "error_message" FROM "usage_events" ${sql.where()} ORDER BY "occurred_at" DESC, "id" DESC LIMIT 1`,
     args: sql.args,
