@@ -66,7 +66,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: activity", ()
     for (const question of ["Where is order 1001?", "And order 1002?", "Thanks!"]) {
       const answer = await fetch(`${stack.gatewayUrl}/v1/chat/completions`, {
         method: "POST",
-        headers: { authorization: `Bearer ${supportKey.secret}`, "content-type": "application/json", "x-gateway-client": "support-bot/1.4.0", "x-gateway-session-id": "conv-42" },
+        headers: { authorization: `Bearer ${supportKey.secret}`, "content-type": "application/json", "x-gateway-client": "support-bot/1.4.0", "x-gateway-session-id": "conv-42", "x-gateway-metadata": JSON.stringify({ channel: "chat" }) },
         body: JSON.stringify({ model: "demo/demo/chat", messages: [{ role: "user", content: question }] }),
       });
       expect(answer.status).toBe(200);
@@ -293,6 +293,13 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: activity", ()
     // Each read is written to the audit log.
     const audit = await dashboardApi("/api/audit-events?action=activity.content_read");
     expect(JSON.stringify(audit.data)).toContain(firstCall);
+
+    // A call made through the gateway: its content was captured by the project, its metadata sent by the caller.
+    const gatewayCall = sessionCallIds.at(-1)!;
+    await page.goto(`${stack.dashboardUrl}/activity?call=${gatewayCall}`);
+    await drawer.locator('dl[aria-label="Metadata"]').getByText("chat").waitFor();
+    await drawer.getByRole("button", { name: "Show the request and response" }).click();
+    expect(await drawer.getByTestId("activity-content").getByRole("region", { name: "Request" }).textContent()).toContain("Where is order 1001?");
     expect(await describeAccessibilityViolations(page)).toEqual([]);
 
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
