@@ -389,6 +389,25 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: activity", ()
     expect(await rowCount()).toBeGreaterThan(0);
   });
 
+  it("sets how long a project keeps its calls and content, refusing a cap below the API's bound on its field", async () => {
+    await page.goto(`${stack.dashboardUrl}/projects`);
+    const row = page.getByRole("row", { name: /^Support/ });
+    expect(await row.textContent()).toContain("calls kept 30 days, content 7 days");
+    await row.getByRole("button", { name: "Edit" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit project" });
+    await dialog.getByLabel("Keep calls (days)").fill("90");
+    await dialog.getByLabel("Keep content (days)").fill("14");
+    await dialog.getByLabel("Content cap per call (bytes)").fill("10");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.getByText("At least 1024.").waitFor();
+    await dialog.getByLabel("Content cap per call (bytes)").fill("131072");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await row.getByText("calls kept 90 days, content 14 days").waitFor();
+    const projects = (await dashboardApi("/api/projects")).data.find((project) => project.name === "Support");
+    expect(projects).toMatchObject({ activity_retention_days: 90, content_retention_days: 14, content_max_bytes: 131_072 });
+  });
+
   it("fits a narrow window with the drawer open", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${stack.dashboardUrl}/activity?call=req_fallback_1`);
