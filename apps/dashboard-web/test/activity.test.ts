@@ -408,6 +408,21 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: activity", ()
     expect(projects).toMatchObject({ activity_retention_days: 90, content_retention_days: 14, content_max_bytes: 131_072 });
   });
 
+  it("creates an API key with default metadata, refusing a line that is no pair on its field", async () => {
+    await page.goto(`${stack.dashboardUrl}/api-keys`);
+    await page.getByRole("button", { name: "Create API key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create API key" });
+    await dialog.getByLabel("Name").fill("batch jobs");
+    await dialog.getByLabel("Default metadata (optional)").fill("team=checkout\nnot a pair");
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await dialog.getByText("“not a pair” is not key=value").waitFor();
+    await dialog.getByLabel("Default metadata (optional)").fill("team=checkout\nregion=eu");
+    await dialog.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("dialog", { name: "Your new API key" }).getByRole("button", { name: "Done" }).click();
+    const created = (await dashboardApi("/api/api-keys")).data.find((key) => key.name === "batch jobs");
+    expect(created?.default_metadata).toEqual({ team: "checkout", region: "eu" });
+  });
+
   it("fits a narrow window with the drawer open", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${stack.dashboardUrl}/activity?call=req_fallback_1`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activityLink, activityListQuery, activitySessionsQuery, parseMetadataFilter, readActivityFilters, withoutActivityFilter } from "./activity-filters.js";
+import { activityLink, activityListQuery, parseMetadataLines, activitySessionsQuery, parseMetadataFilter, readActivityFilters, withoutActivityFilter } from "./activity-filters.js";
 import { describeActivityFilters } from "./describe-activity-filters.js";
 
 describe("activity filters in the address", () => {
@@ -27,6 +27,11 @@ describe("activity filters in the address", () => {
     expect(parseMetadataFilter("=value")).toBeNull();
     expect(parseMetadataFilter("key=")).toBeNull();
     expect(parseMetadataFilter(`${"k".repeat(65)}=v`)).toBeNull();
+  });
+
+  it("reads an API key's default metadata typed one pair per line", () => {
+    expect(parseMetadataLines("team=checkout\n\n region : eu ")).toEqual({ metadata: { team: "checkout", region: "eu" } });
+    expect(parseMetadataLines("team=checkout\nnot a pair").error).toBe("“not a pair” is not key=value (letters, digits, _ . - in the key).");
   });
 
   it("removes one filter, a metadata entry by its value", () => {

@@ -92,6 +92,21 @@ export function parseMetadataFilter(text: string): string | null {
   return `${key}:${value}`;
 }
 
+/**
+ * Metadata typed one `key=value` per line (blank lines skipped) as an object; the first line that
+ * is not a pair a caller could send is the error.
+ */
+export function parseMetadataLines(text: string): { metadata: Record<string, string>; error?: string } {
+  const metadata: Record<string, string> = {};
+  for (const line of text.split("\n").map((entry) => entry.trim()).filter(Boolean)) {
+    const pair = parseMetadataFilter(line);
+    if (pair === null) return { metadata, error: `“${line}” is not key=value (letters, digits, _ . - in the key).` };
+    const separator = pair.indexOf(":");
+    metadata[pair.slice(0, separator)] = pair.slice(separator + 1);
+  }
+  return { metadata };
+}
+
 /** The filters as a query string (no leading `?`), in a fixed order so equal filters give equal strings. */
 export function activitySearchString(filters: ActivityFilters): string {
   const search = new URLSearchParams();
