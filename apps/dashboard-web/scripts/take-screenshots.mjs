@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDatabase, writeUsageBatch } from "@gateway/db";
+import { createDatabase, loadSecretBoxFromEnvironment, writeUsageBatch } from "@gateway/db";
 import { chromium } from "playwright-core";
 
 const repositoryRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -177,14 +177,62 @@ try {
         budgetOutcome: null,
         latencyMs: latency,
         timeToFirstByteMs: Math.round(latency * 0.3),
-        clientLabel: label,
-        sessionId: null,
+        clientLabel: label.split("/")[0],
+        clientVersion: label.split("/")[1] ?? null,
+        sessionId: caller === keys.support ? `conv-${Math.floor(hour / 6)}` : null,
+        metadata: caller === keys.checkout ? { customer: random() < 0.5 ? "acme" : "globex" } : {},
+        attempts: [{ connectionId: null, provider: chosen.provider, model: chosen.model, status: failed ? 502 : 200, latencyMs: latency - 20, errorCode: failed ? "upstream_error" : null, outcome: failed ? "failed" : "served", reason: failed ? "upstream_5xx" : null }],
         guardrailFlags: [],
         content: null,
       });
     }
   }
-  await writeUsageBatch(database, history);
+  // A call of the support bot retried on one provider, then served by the route's fallback, with its content captured.
+  history.push({
+    requestId: "req_8f3c2a1d9e7b4c6a0f5e2d1c",
+    traceId: null,
+    occurredAt: new Date(now - 90_000),
+    organizationId,
+    projectId: keys.support.project_id,
+    apiKeyId: keys.support.id,
+    teamId: platform.id,
+    userId: null,
+    endpoint: "chat_completions",
+    requestedModel: "fast",
+    routeId: null,
+    provider: "demo",
+    model: "demo/chat",
+    connectionId: demo.id,
+    status: 200,
+    errorCode: null,
+    inputTokens: 412,
+    outputTokens: 96,
+    cacheReadTokens: 128,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    costMicros: 120,
+    budgetOutcome: "reserved",
+    latencyMs: 3_140,
+    timeToFirstByteMs: 2_980,
+    gatewayOverheadMs: 3,
+    clientLabel: "support-bot",
+    clientVersion: "1.4.0",
+    sessionId: "conv-0",
+    metadata: { customer: "acme", ticket: "T-1042" },
+    attempts: [
+      { connectionId: null, provider: "openai", model: "openai/gpt-4o-mini", status: 503, latencyMs: 820, errorCode: "upstream_error", outcome: "retried", reason: "upstream_5xx" },
+      { connectionId: null, provider: "openai", model: "openai/gpt-4o-mini", status: null, latencyMs: 2_000, errorCode: "timeout", outcome: "fell_back", reason: "timeout" },
+      { connectionId: demo.id, provider: "demo", model: "demo/chat", status: 200, latencyMs: 310, errorCode: null, outcome: "served", reason: null },
+    ],
+    guardrailFlags: ["pii-redact"],
+    content: {
+      request: { model: "fast", messages: [{ role: "user", content: "Summarise order 1042 for [REDACTED:email]." }] },
+      response: { choices: [{ message: { role: "assistant", content: "Order 1042: two items, paid, ships tomorrow." }, finish_reason: "stop" }] },
+    },
+    contentCapture: { maxBytes: 65_536, retentionDays: 7 },
+  });
+  const secretBox = loadSecretBoxFromEnvironment({ env: {}, dataDirectory: path.join(directory, "data"), generateWhenMissing: false });
+  await writeUsageBatch(database, history, { secretBox });
 
   browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -220,6 +268,20 @@ try {
   await page.setViewportSize({ width: 1280, height: 1100 });
   await shoot("usage");
   await page.setViewportSize({ width: 1280, height: 800 });
+
+  await open(`/activity?from=${encodeURIComponent(new Date(now - 86_400_000).toISOString())}`, "Activity");
+  await page.getByRole("search", { name: "Add a filter" }).getByLabel("Add a filter").selectOption({ label: "API key" });
+  await page.getByRole("search", { name: "Add a filter" }).getByLabel("API key").selectOption({ label: "support-prod" });
+  await page.getByRole("button", { name: "Add filter" }).click();
+  await page.getByRole("button", { name: "Open call req_8f3c2a1d9e7b4c6a0f5e2d1c" }).waitFor();
+  await shoot("activity");
+  await page.getByRole("button", { name: "Open call req_8f3c2a1d9e7b4c6a0f5e2d1c" }).click();
+  await page.getByRole("dialog", { name: "Call details" }).getByRole("button", { name: "Show the request and response" }).click();
+  await page.getByTestId("activity-content").waitFor();
+  // The drawer from its top: the attempts first.
+  await page.locator("dialog.drawer .dialog-body").evaluate((body) => body.scrollTo(0, 0));
+  await shoot("activity-call");
+  await page.keyboard.press("Escape");
 
   await open("/api-keys", "API keys");
   await page.getByRole("button", { name: "Create API key" }).click();

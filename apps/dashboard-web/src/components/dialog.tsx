@@ -16,7 +16,16 @@ function firstFieldOf(dialog: HTMLDialogElement): HTMLElement | null {
  * A modal dialog on the native `<dialog>` element: the browser traps focus inside it, Escape
  * closes it, focus starts on its first field and returns to what opened it.
  */
-export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ReactNode; footer?: ReactNode; wide?: boolean }) {
+export function Dialog(props: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  wide?: boolean;
+  /** Shown as a full-height panel on the right (details of a row the page still shows beside it). */
+  drawer?: boolean;
+}) {
   const reference = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -37,7 +46,7 @@ export function Dialog(props: { open: boolean; title: string; onClose: () => voi
     <dialog
       ref={reference}
       aria-labelledby={titleId}
-      className={props.wide ? "wide" : undefined}
+      className={props.drawer ? "drawer" : props.wide ? "wide" : undefined}
       onCancel={(event) => {
         event.preventDefault();
         props.onClose();

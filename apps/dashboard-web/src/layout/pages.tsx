@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from "react";
 import type { DashboardOperation } from "../api/dashboard-operation.js";
+import { ActivityScreen } from "../screens/activity-screen.js";
 import { ApiKeysScreen } from "../screens/api-keys-screen.js";
 import { AuditScreen } from "../screens/audit-screen.js";
 import { BudgetsScreen } from "../screens/budgets-screen.js";
@@ -37,6 +38,7 @@ export interface Page {
 export const pages: readonly Page[] = [
   { group: "Overview", path: "/", label: "Overview", operation: "get /api/organization", element: <OverviewScreen /> },
   { group: "Overview", path: "/usage", label: "Usage", operation: "get /api/usage/series", element: <UsageScreen /> },
+  { group: "Overview", path: "/activity", label: "Activity", operation: "get /api/activity", element: <ActivityScreen /> },
   { group: "Overview", path: "/playground", label: "Playground", operation: "post /api/playground/chat", element: <PlaygroundScreen /> },
   { group: "Access", path: "/api-keys", label: "API keys", operation: "get /api/api-keys", element: <ApiKeysScreen /> },
   { group: "Access", path: "/projects", label: "Projects", operation: "get /api/projects", element: <ProjectsScreen /> },

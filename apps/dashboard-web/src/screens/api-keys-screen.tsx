@@ -1,4 +1,6 @@
 import { useState } from "react";
+import { Link } from "react-router";
+import { activityLink, parseMetadataLines } from "../activity/activity-filters.js";
 import type { ApiKey, CreatedApiKey } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { ActionButton } from "../components/action-button.js";
@@ -6,7 +8,7 @@ import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { CopyButton } from "../components/copy-button.js";
 import { Dialog } from "../components/dialog.js";
 import { EmptyState } from "../components/empty-state.js";
-import { SelectField, TextField } from "../components/fields.js";
+import { SelectField, TextAreaField, TextField } from "../components/fields.js";
 import { FormDialog } from "../components/form-dialog.js";
 import { LoadMoreButton } from "../components/load-more-button.js";
 import { PageHeader } from "../components/page-header.js";
@@ -15,7 +17,7 @@ import { StatusBadge } from "../components/status-badge.js";
 import { useConfirmedMutation } from "../components/use-confirmed-mutation.js";
 import { useCursorPages } from "../components/use-cursor-pages.js";
 import { useNames } from "../components/use-names.js";
-import { useSchemaForm } from "../components/use-schema-form.js";
+import { type FormBody, useSchemaForm } from "../components/use-schema-form.js";
 import { formatDateTime, formatRelativeTime } from "../format/format-date-time.js";
 import { useSession } from "../session/session-context.js";
 
@@ -23,7 +25,7 @@ const statusTone = { active: "success", expired: "warning", revoked: "danger" } 
 
 /** API keys: list with filters, create (the secret shown once, with a copy button), revoke with confirmation. */
 export function ApiKeysScreen() {
-  const { canUseProject } = useSession();
+  const { can, canUseProject } = useSession();
   const names = useNames();
   const [projectId, setProjectId] = useState("");
   const [status, setStatus] = useState<"" | ApiKey["status"]>("");
@@ -96,6 +98,11 @@ export function ApiKeysScreen() {
             <td title={formatDateTime(key.last_used_at)}>{formatRelativeTime(key.last_used_at)}</td>
             <td>{formatDateTime(key.expires_at)}</td>
             <td className="row-actions">
+              {can("get /api/activity") ? (
+                <Link className="button small" to={activityLink({ api_key_id: key.id })} aria-label={`Activity of ${key.name}`}>
+                  Activity
+                </Link>
+              ) : null}
               <ActionButton operation="delete /api/api-keys/{api_key_id}" when={key.status !== "revoked" && canUseProject(key.project_id)} small tone="danger" onClick={() => revoke.ask(key)} aria-label={`Revoke ${key.name}`}>
                 Revoke
               </ActionButton>
@@ -122,12 +129,20 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const form = useSchemaForm({
     operation: "post /api/api-keys",
-    initial: { name: "", project_id: props.projects[0]?.id ?? "", team_id: "", expires_at: "" },
-    toBody: (values) => {
+    initial: { name: "", project_id: props.projects[0]?.id ?? "", team_id: "", expires_at: "", default_metadata: "" },
+    toBody: (values): FormBody => {
       const expires = values.expires_at ? new Date(values.expires_at) : null;
       if (expires !== null && Number.isNaN(expires.getTime())) return { body: {}, errors: { expires_at: "Enter a date and time." } };
+      const metadata = parseMetadataLines(values.default_metadata);
+      if (metadata.error) return { body: {}, errors: { default_metadata: metadata.error } };
       return {
-        body: { name: values.name.trim(), project_id: values.project_id, ...(values.team_id ? { team_id: values.team_id } : {}), ...(expires ? { expires_at: expires.toISOString() } : {}) },
+        body: {
+          name: values.name.trim(),
+          project_id: values.project_id,
+          ...(values.team_id ? { team_id: values.team_id } : {}),
+          ...(expires ? { expires_at: expires.toISOString() } : {}),
+          ...(Object.keys(metadata.metadata).length > 0 ? { default_metadata: metadata.metadata } : {}),
+        },
       };
     },
     send: (body) => callApi(dashboardClient.POST("/api/api-keys", { body })),
@@ -173,6 +188,7 @@ function CreateApiKeyDialog(props: { projects: { id: string; name: string }[]; o
         <SelectField label="Team (optional)" {...form.field("team_id")} placeholder="No team" options={names.teams.map((team) => ({ value: team.id, label: team.name }))} hint="Team budgets count the spend of the team's keys." />
       ) : null}
       <TextField label="Expires (optional)" type="datetime-local" {...form.field("expires_at")} hint="Empty: never expires." />
+      <TextAreaField label="Default metadata (optional)" {...form.field("default_metadata")} rows={2} monospace placeholder="team=checkout" hint="One key=value per line: recorded with every call of the key, filterable in Activity; a caller's X-Gateway-Metadata wins." />
     </FormDialog>
   );
 }

@@ -42,7 +42,12 @@ export function ProjectsScreen() {
           <tr key={project.id}>
             <td>{project.name}</td>
             <td className="muted">{project.description || "–"}</td>
-            <td>{project.capture_content ? <StatusBadge tone="warning">stored</StatusBadge> : <StatusBadge>off</StatusBadge>}</td>
+            <td>
+              {project.capture_content ? <StatusBadge tone="warning">stored</StatusBadge> : <StatusBadge>off</StatusBadge>}
+              <div className="small muted">
+                calls kept {project.activity_retention_days} days{project.capture_content ? `, content ${project.content_retention_days} days` : ""}
+              </div>
+            </td>
             <td>{formatDateTime(project.created_at)}</td>
             <td className="row-actions">
               <ActionButton operation="patch /api/projects/{project_id}" small onClick={() => editor.edit(project)}>Edit</ActionButton>
@@ -64,9 +69,26 @@ export function ProjectsScreen() {
 function ProjectDialog(props: { project: Project | null; onClose: () => void }) {
   const form = useSchemaForm({
     operation: props.project ? "patch /api/projects/{project_id}" : "post /api/projects",
-    initial: { name: props.project?.name ?? "", description: props.project?.description ?? "", capture_content: props.project?.capture_content ?? false },
-    toBody: (values) => ({ body: { name: values.name.trim(), description: values.description.trim() || null, capture_content: values.capture_content } }),
-    send: (body: { name: string; description: string | null; capture_content: boolean }) =>
+    initial: {
+      name: props.project?.name ?? "",
+      description: props.project?.description ?? "",
+      capture_content: props.project?.capture_content ?? false,
+      activity_retention_days: String(props.project?.activity_retention_days ?? 30),
+      content_retention_days: String(props.project?.content_retention_days ?? 7),
+      content_max_bytes: String(props.project?.content_max_bytes ?? 65_536),
+    },
+    // Numbers go as typed (a blank or a fraction is refused by the API's schema, on its field).
+    toBody: (values) => ({
+      body: {
+        name: values.name.trim(),
+        description: values.description.trim() || null,
+        capture_content: values.capture_content,
+        activity_retention_days: Number(values.activity_retention_days.trim() || Number.NaN),
+        content_retention_days: Number(values.content_retention_days.trim() || Number.NaN),
+        content_max_bytes: Number(values.content_max_bytes.trim() || Number.NaN),
+      },
+    }),
+    send: (body: { name: string; description: string | null; capture_content: boolean; activity_retention_days: number; content_retention_days: number; content_max_bytes: number }) =>
       props.project
         ? callApi(dashboardClient.PATCH("/api/projects/{project_id}", { params: { path: { project_id: props.project.id } }, body }))
         : callApi(dashboardClient.POST("/api/projects", { body })),
@@ -81,8 +103,13 @@ function ProjectDialog(props: { project: Project | null; onClose: () => void }) 
         label="Store request and response content on usage events"
         checked={form.values.capture_content}
         onChange={(checked) => form.set("capture_content", checked)}
-        hint="Off by default. Decisions are never stored."
+        hint="Off by default. Decisions are never stored. Owners and administrators read it in Activity; each read is audited."
       />
+      <div className="form-row">
+        <TextField label="Keep calls (days)" type="number" min={1} {...form.field("activity_retention_days")} hint="How long the project's calls stay in Activity." />
+        <TextField label="Keep content (days)" type="number" min={1} {...form.field("content_retention_days")} />
+        <TextField label="Content cap per call (bytes)" type="number" min={1024} {...form.field("content_max_bytes")} hint="Longer content is cut and marked truncated." />
+      </div>
     </FormDialog>
   );
 }

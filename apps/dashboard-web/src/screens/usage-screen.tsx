@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { activityLink } from "../activity/activity-filters.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
 import { ErrorNotice } from "../components/error-notice.js";
 import { SelectField } from "../components/fields.js";
@@ -15,6 +17,8 @@ import { formatDuration, formatNumber, formatPercent } from "../format/format-nu
 import { LatencyChart } from "../usage/latency-chart.js";
 import { listBuckets, pivotUsage, type UsageMetric, type UsagePoint } from "../usage/pivot-usage.js";
 import { UsageChart } from "../usage/usage-chart.js";
+import { usageActivityFilters } from "../usage/usage-activity-filters.js";
+import { useSession } from "../session/session-context.js";
 
 type RangeName = "24h" | "7d" | "30d" | "90d";
 type GroupBy = "model" | "api_key" | "project" | "client_label" | "none";
@@ -44,6 +48,8 @@ function rangeBounds(range: RangeName, now: number): { from: Date; to: Date } {
  */
 export function UsageScreen() {
   const names = useNames();
+  const { can } = useSession();
+  const navigate = useNavigate();
   const [range, setRange] = useState<RangeName>("24h");
   const [groupBy, setGroupBy] = useState<GroupBy>("api_key");
   const [metric, setMetric] = useState<UsageMetric>("requests");
@@ -97,6 +103,13 @@ export function UsageScreen() {
     if (groupBy === "project") return names.project(key);
     return key;
   };
+  // A group's calls in one bucket (a clicked bar) or the whole range, on the Activity screen.
+  const callsOf = (key: string, bucket?: string) => {
+    const start = bucket ? new Date(bucket) : from;
+    const end = bucket ? new Date(start.getTime() + (interval === "hour" ? 3_600_000 : 86_400_000)) : to;
+    return activityLink(usageActivityFilters({ groupBy, key, from: start, to: end, ...(projectId ? { projectId } : {}) }));
+  };
+  const canOpenActivity = can("get /api/activity");
   const formatValue = (value: number) => (metric === "costMicros" ? formatMicros(value) : formatNumber(value));
   const formatBucket = (bucket: string) =>
     new Date(bucket).toLocaleString("en-US", interval === "hour" ? { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false } : { month: "short", day: "numeric" });
@@ -139,14 +152,17 @@ export function UsageScreen() {
           <ErrorNotice error={source.error} title="Could not load usage" onRetry={() => void source.refetch()} />
         ) : (
           <>
-            <UsageChart title={groupBy === "none" ? `${metricLabels[metric]} per ${interval}` : `${metricLabels[metric]} per ${interval} by ${groupNouns[groupBy]}`} pivoted={pivoted} labelOf={labelOf} formatValue={formatValue} formatBucket={formatBucket} />
+            <UsageChart title={groupBy === "none" ? `${metricLabels[metric]} per ${interval}` : `${metricLabels[metric]} per ${interval} by ${groupNouns[groupBy]}`} pivoted={pivoted} labelOf={labelOf} formatValue={formatValue} formatBucket={formatBucket} {...(canOpenActivity ? { activityLink: callsOf, onNavigate: (to: string) => void navigate(to) } : {})} />
             <p className="chart-legend-note">{fromRollups ? "From the daily usage rollups." : "From the usage events."}</p>
           </>
         )}
       </section>
       <section className="card">{overall.data ? <LatencyChart points={overall.data.data} buckets={buckets} formatBucket={formatBucket} /> : <LoadingState />}</section>
       <section className="stack" aria-labelledby="latest-calls">
-        <h2 id="latest-calls">Latest calls</h2>
+        <div className="card-header">
+          <h2 id="latest-calls">Latest calls</h2>
+          {canOpenActivity ? <Link to={activityLink({ from: from.toISOString(), to: to.toISOString(), ...(projectId ? { project_id: projectId } : {}) })}>All calls of this range in Activity</Link> : null}
+        </div>
         {events.isPending ? (
           <LoadingState />
         ) : events.isError ? (
@@ -171,7 +187,7 @@ export function UsageScreen() {
                 <td className="numeric">{formatNumber(event.input_tokens + event.output_tokens)}</td>
                 <td className="numeric">{formatMicros(event.cost_micros)}</td>
                 <td className="numeric">{formatDuration(event.latency_ms)}</td>
-                <td className="mono small nowrap">{event.request_id}</td>
+                <td className="mono small nowrap">{canOpenActivity ? <Link to={`/activity?call=${encodeURIComponent(event.request_id)}`}>{event.request_id}</Link> : event.request_id}</td>
               </tr>
             ))}
           </DataTable>

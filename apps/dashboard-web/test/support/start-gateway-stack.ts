@@ -15,6 +15,8 @@ export interface GatewayStack {
   gatewayUrl: string;
   adminEmail: string;
   adminPassword: string;
+  /** The stack's data directory (its SQLite database `gateway.db` and `secret.key`), for seeding usage events directly. */
+  dataDirectory: string;
   /** Everything the process printed so far. */
   output(): string;
   close(): Promise<void>;
@@ -71,6 +73,7 @@ export async function startGatewayStack(options: { smtpUrl: string | null }): Pr
     gatewayUrl,
     adminEmail: "admin@gateway.local",
     adminPassword,
+    dataDirectory: path.join(directory, "data"),
     output: () => output,
     async close() {
       if (child.exitCode === null) {
