@@ -163,16 +163,17 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: key activity,
     }
   });
 
-  it("does not offer single sign-on only, which no one could sign in with", async () => {
+  it("offers single sign-on only, which the API refuses until an owner has signed in through single sign-on", async () => {
     await page.goto(`${stack.dashboardUrl}/organization`);
     const signIn = page.getByLabel("Sign-in");
     await signIn.waitFor();
-    expect(await signIn.locator("option").allTextContents()).toEqual(["Password"]);
-    expect(await page.getByText("Single sign-on is not available yet.").count()).toBe(1);
-    // The API refuses it too, with the reason.
+    expect(await signIn.locator("option").allTextContents()).toEqual(["Password", "Single sign-on only"]);
+    // Nothing is configured here, so no one could sign in with it: the API refuses, with the reason.
     const refused = await dashboardApi("/api/organization", { method: "PATCH", body: { authentication_required: "sso" } });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: { details: { param: string } } }).error.details.param).toBe("authentication_required");
+    const body = (await refused.json()) as { error: { message: string; details: { param: string } } };
+    expect(body.error.details.param).toBe("authentication_required");
+    expect(body.error.message).toMatch(/single sign-on/i);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
 
