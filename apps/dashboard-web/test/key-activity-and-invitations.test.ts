@@ -165,7 +165,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: key activity,
 
   it("offers single sign-on only, which the API refuses until an owner has signed in through single sign-on", async () => {
     await page.goto(`${stack.dashboardUrl}/organization`);
-    const signIn = page.getByLabel("Sign-in");
+    const signIn = page.getByLabel("Sign-in", { exact: true });
     await signIn.waitFor();
     expect(await signIn.locator("option").allTextContents()).toEqual(["Password", "Single sign-on only"]);
     // Nothing is configured here, so no one could sign in with it: the API refuses, with the reason.
