@@ -27,8 +27,13 @@ export interface AdmitCallInput {
  */
 export function admitCall(input: AdmitCallInput): Promise<Admission> {
   const caller = callerScopeOf(input.identity);
+  // One object literal with every field named (no spread of `caller`): a spread makes V8 build
+  // the object by transitions on each call (six hidden-class changes per request).
   return input.admission.admit({
-    ...caller,
+    organizationId: caller.organizationId,
+    projectId: caller.projectId,
+    apiKeyId: caller.apiKeyId,
+    teamId: caller.teamId,
     budgets: input.snapshot.budgetIndex.budgetsFor(caller),
     rateLimits: input.snapshot.budgetIndex.rateLimitsFor(caller),
     estimatedCostMicros: Math.max(0, Math.ceil(input.estimatedCostMicros)),
