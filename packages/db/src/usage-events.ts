@@ -6,7 +6,7 @@ import { timeOrderedId } from "./time-ordered-id.js";
 import { toStoredUsageAttempts } from "./usage-event-rows.js";
 import { type UsageEventToWrite, usageEventContentStatement, sealUsageEventContents } from "./usage-event-contents.js";
 import type { SecretBox } from "./secret-box.js";
-import { hourlyUsageRollupStatements } from "./usage-hourly-rollups.js";
+import { hourlyUsageRollupStatements, rollupModelKey, toInteger } from "./usage-hourly-rollups.js";
 
 /** A stored usage event (the record plus its id). */
 export interface StoredUsageEvent extends UsageEventRecord {
@@ -38,8 +38,6 @@ export interface UsageBatchOptions {
 
 /** The default rows per statement of each dialect (see `UsageBatchOptions.chunkSize`). */
 const defaultChunkSize = (provider: DatabaseProvider) => (provider === "sqlite" ? 1 : 500);
-
-const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
 
 /** Columns of `usage_events` in insert order. */
 const EVENT_COLUMNS = [
@@ -142,11 +140,7 @@ export async function appendUsageEvents(db: SqlClient, events: UsageEventToWrite
   return events.length;
 }
 
-/** The model key of a rollup row: `<provider>/<model>` when the provider is known, else the model, else the requested model. */
-export function rollupModelKey(event: Pick<UsageEventRecord, "provider" | "model" | "requestedModel">): string {
-  if (event.provider && event.model) return `${event.provider}/${event.model}`;
-  return event.model ?? event.requestedModel ?? "";
-}
+export { rollupModelKey };
 
 /** Daily totals of one (day, organization, project, key, model). */
 export interface UsageRollupGroup {

@@ -23,10 +23,11 @@ const SUMMED = [
 const KEY_COLUMNS = ["hour", "organization_id", "project_id", "api_key_id", "model", "client_label"] as const;
 const COLUMNS = ["id", ...KEY_COLUMNS, ...SUMMED, "latency_ms_max", "updated_at"] as const;
 
-const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
+/** A count or amount as a non-negative integer (a NaN or negative figure adds nothing). */
+export const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
 
-/** The model key of a rollup row: `<provider>/<model>` when the provider is known, else the model, else the requested model. */
-function modelKey(event: Pick<UsageEventRecord, "provider" | "model" | "requestedModel">): string {
+/** The model key of a rollup row (daily and hourly): `<provider>/<model>` when the provider is known, else the model, else the requested model. */
+export function rollupModelKey(event: Pick<UsageEventRecord, "provider" | "model" | "requestedModel">): string {
   if (event.provider && event.model) return `${event.provider}/${event.model}`;
   return event.model ?? event.requestedModel ?? "";
 }
@@ -43,7 +44,7 @@ export function aggregateHourlyUsageRollups(events: readonly UsageEventRecord[])
   const groups = new Map<string, HourlyGroup>();
   for (const event of events) {
     const hourMs = Math.floor(event.occurredAt.getTime() / 3_600_000) * 3_600_000;
-    const key: HourlyGroup["key"] = [event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", modelKey(event), event.clientLabel ?? ""];
+    const key: HourlyGroup["key"] = [event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", rollupModelKey(event), event.clientLabel ?? ""];
     const mapKey = `${hourMs}\u0000${key.join("\u0000")}`;
     let group = groups.get(mapKey);
     if (group === undefined) {
