@@ -27,3 +27,11 @@ export interface DashboardPrincipal {
 export function canUseProject(principal: DashboardPrincipal, projectId: string): boolean {
   return principal.allProjects || principal.projectIds.includes(projectId);
 }
+
+/**
+ * The projects whose calls the principal may see: null for every project of the organization
+ * (owners, admins), else the assigned ones; beside `canUseProject`, the one reading of the scope for lists.
+ */
+export function visibleProjectIdsOf(principal: DashboardPrincipal): readonly string[] | null {
+  return principal.allProjects ? null : principal.projectIds;
+}

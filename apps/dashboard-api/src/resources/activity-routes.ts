@@ -13,20 +13,12 @@ import {
 import { GatewayError } from "@gateway/errors";
 import { stringify as stringifyCsv } from "csv-stringify/sync";
 import { z } from "zod";
-import type { DashboardPrincipal } from "../auth/dashboard-principal.js";
+import { type DashboardPrincipal, visibleProjectIdsOf } from "../auth/dashboard-principal.js";
 import { iso, resourceId, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { listObjectSchema, pageOf } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { recordAuditEvent } from "../services/record-audit-event.js";
-
-/**
- * The projects whose calls the principal may see: null for every project of the organization
- * (owners, admins), else the assigned ones. The one place activity reads the principal's scope.
- */
-export function visibleProjectIdsOf(principal: DashboardPrincipal): readonly string[] | null {
-  return principal.allProjects ? null : principal.projectIds;
-}
 
 /** One recorded call. */
 export const activityCallSchema = z.object({
