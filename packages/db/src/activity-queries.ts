@@ -416,8 +416,8 @@ function decodeSessionCursor(value: string): SessionCursor {
   throw new GatewayError("invalid_request", { message: "The cursor is not valid.", param: "cursor" });
 }
 
-/** Rows of the first newest-first walk for session candidates; each further walk doubles, up to {@link sessionWalkMaximumRows}. */
-const sessionWalkFirstRows = 1000;
+/** Rows of the first newest-first walk for session candidates, per session of the page (few ids to group when sessions are short); each further walk doubles, up to {@link sessionWalkMaximumRows}. */
+const sessionWalkRowsPerSession = 4;
 const sessionWalkMaximumRows = 64_000;
 /** More candidate session ids than this and the page is grouped over every matching call instead. */
 const sessionCandidateMaximum = 5000;
@@ -439,7 +439,7 @@ export async function listActivitySessions(db: SqlClient, options: ListActivityS
   const cursor = options.cursor === undefined ? undefined : decodeSessionCursor(options.cursor);
   const candidates = new Set<string>();
   let walkedTo: TimeCursor | undefined;
-  let walkRows = sessionWalkFirstRows;
+  let walkRows = sessionWalkRowsPerSession * (limit + 1);
   for (;;) {
     const walk = new SqlConditions(db.provider);
     addActivityFilters(walk, options);
