@@ -7,7 +7,13 @@
 //   BENCH_ACTIVITY_PG_EVENTS (10000000), BENCH_ACTIVITY_SQLITE_EVENTS (1000000),
 //   BENCH_ACTIVITY_EXPORT_ROWS (1000000), BENCH_ACTIVITY_SAMPLES (40 per filter),
 //   BENCH_ACTIVITY_TARGETS (postgresql,sqlite), BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL;
-//   skipped when neither is set).
+//   skipped when neither is set), BENCH_ACTIVITY_PG_SCHEMA (a named schema that is kept: seeded on the
+//   first run, migrated and reused by the next ones, so minutes of seeding are paid once).
+// On PostgreSQL it also measures a gateway serving BENCH_ACTIVITY_GATEWAY_RATE (1000) chat calls a
+// second into the same database (its usage writes land in the seeded tables) for
+// BENCH_ACTIVITY_GATEWAY_SECONDS (10) with the dashboard idle, then with a second process querying
+// the activity store back to back, in BENCH_ACTIVITY_GATEWAY_ROUNDS (2) interleaved rounds: the
+// gateway's p99 with and without (0 rounds: skipped).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +29,10 @@ const exportRows = Number(environment.BENCH_ACTIVITY_EXPORT_ROWS ?? "1000000");
 const samples = Number(environment.BENCH_ACTIVITY_SAMPLES ?? "40");
 const targets = (environment.BENCH_ACTIVITY_TARGETS ?? "postgresql,sqlite").split(",");
 const postgresUrl = environment.BENCH_DATABASE_URL ?? environment.TEST_DATABASE_URL;
+const keptSchema = environment.BENCH_ACTIVITY_PG_SCHEMA;
+const gatewayRate = Number(environment.BENCH_ACTIVITY_GATEWAY_RATE ?? "1000");
+const gatewaySeconds = Number(environment.BENCH_ACTIVITY_GATEWAY_SECONDS ?? "10");
+const gatewayRounds = Number(environment.BENCH_ACTIVITY_GATEWAY_ROUNDS ?? "2");
 
 const shape = { days: 30, keys: 1000, models: 50, projects: 100, teams: 20, connections: 10, labels: 5 };
 const organizationId = "org_bench";
@@ -194,15 +204,25 @@ async function measureSessions(db, listActivitySessions) {
   }
 }
 
-async function measureSeries(db, listUsageSeries) {
+async function measureSeries(db, { listUsageSeries, listDailyUsage }, nowMs) {
   for (const [interval, groupBy] of [["day", "none"], ["day", "model"], ["hour", "none"]]) {
     const times = [];
     for (let index = 0; index < 5; index += 1) {
-      const to = new Date();
+      const to = new Date(nowMs + 60_000);
       const from = new Date(to.getTime() - spanMs);
       times.push((await timeIt(() => listUsageSeries(db, { organizationId, from, to, interval, groupBy }))).ms);
     }
     console.log(`  usage series, 30 days by ${interval}, group_by ${groupBy}: p50 ${format(percentile(times, 0.5))} ms, max ${format(Math.max(...times))} ms (target <= 200 ms)`);
+  }
+  // The Usage page's 30-day view per API key, project or model: daily totals (`/api/usage/daily`).
+  for (const dimension of ["key", "project", "model"]) {
+    const times = [];
+    for (let index = 0; index < 5; index += 1) {
+      const toDay = new Date(nowMs).toISOString().slice(0, 10);
+      const fromDay = new Date(nowMs - spanMs).toISOString().slice(0, 10);
+      times.push((await timeIt(() => listDailyUsage(db, { organizationId, fromDay, toDay, groupBy: [dimension] }))).ms);
+    }
+    console.log(`  usage daily totals, 30 days per ${dimension}: p50 ${format(percentile(times, 0.5))} ms, max ${format(Math.max(...times))} ms`);
   }
 }
 
@@ -232,6 +252,61 @@ async function measureExport(db, iterateActivityCalls, limit) {
   );
 }
 
+/**
+ * The gateway's latency at a fixed open-loop rate into the seeded database, with the dashboard idle
+ * and with a separate process querying the activity store (scripts/bench/activity-dashboard-load.mjs),
+ * interleaved so that the machine's drift spreads over both.
+ */
+async function measureGatewayWhileQueried(databaseUrl) {
+  const { spawn } = await import("node:child_process");
+  const { loadavg } = await import("node:os");
+  const { startBenchEnvironment } = await import("./gateway-bench.mjs");
+  const { openLoop, percentile: sortedPercentile } = await import("./load-generator.mjs");
+  const environment = await startBenchEnvironment({ gatewayEnv: { DATABASE_URL: databaseUrl } });
+  const dashboardLoad = async (load) => {
+    const child = spawn(process.execPath, [join(root, "scripts/bench/activity-dashboard-load.mjs")], {
+      env: { ...process.env, BENCH_ACTIVITY_DASHBOARD_URL: databaseUrl, BENCH_ACTIVITY_ORGANIZATION: organizationId },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    const ready = new Promise((resolve, reject) => {
+      child.stdout.on("data", (chunk) => {
+        output += chunk.toString();
+        if (output.includes('"ready"')) resolve();
+      });
+      child.on("exit", (code) => reject(new Error(`the dashboard load exited (${code}) before it was ready`)));
+    });
+    await ready;
+    const result = await load();
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    const queries = Number(/"queries":(\d+)/.exec(output)?.[1] ?? Number.NaN);
+    return { result, queries };
+  };
+  try {
+    const target = environment.viaGateway(false);
+    await openLoop({ target, rate: gatewayRate, durationSeconds: 2 });
+    console.log(`  gateway at ${gatewayRate} req/s into this database, ${gatewaySeconds} s per run (load average before: ${loadavg().map((value) => value.toFixed(1)).join(" ")}):`);
+    const differences = [];
+    for (let round = 1; round <= gatewayRounds; round += 1) {
+      const quiet = await openLoop({ target, rate: gatewayRate, durationSeconds: gatewaySeconds });
+      const busy = await dashboardLoad(() => openLoop({ target, rate: gatewayRate, durationSeconds: gatewaySeconds }));
+      const quietP99 = sortedPercentile(quiet.latencies, 0.99);
+      const busyP99 = sortedPercentile(busy.result.latencies, 0.99);
+      differences.push(busyP99 - quietP99);
+      console.log(
+        `    round ${round}: dashboard idle p50 ${format(sortedPercentile(quiet.latencies, 0.5), 2)} ms p99 ${format(quietP99, 2)} ms (${quiet.errors} errors); ` +
+          `dashboard querying (${busy.queries} queries) p50 ${format(sortedPercentile(busy.result.latencies, 0.5), 2)} ms p99 ${format(busyP99, 2)} ms (${busy.result.errors} errors); ` +
+          `p99 grew ${format(busyP99 - quietP99, 2)} ms`,
+    );
+    }
+    console.log(`  gateway p99 growth while the dashboard queries: median ${format(percentile(differences, 0.5), 2)} ms over ${gatewayRounds} rounds (target <= 1 ms; load average after: ${loadavg().map((value) => value.toFixed(1)).join(" ")})`);
+  } finally {
+    await environment.close();
+  }
+}
+
 async function loadDatabaseModule() {
   return import(pathToFileURL(join(root, "packages/db/dist/index.js")).href);
 }
@@ -241,14 +316,44 @@ async function runPostgresql(module) {
     console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL)");
     return;
   }
-  const schema = `bench_activity_${randomBytes(4).toString("hex")}`;
+  const schema = keptSchema ?? `bench_activity_${randomBytes(4).toString("hex")}`;
   const url = new URL(postgresUrl);
   url.searchParams.set("schema", schema);
   const db = module.createDatabase({ url: url.toString(), postgresqlPoolSize: 4 });
-  console.log(`PostgreSQL: ${pgEvents.toLocaleString("en")} events over ${shape.days} days (schema ${schema}, dropped at the end)`);
+  console.log(`PostgreSQL: ${pgEvents.toLocaleString("en")} events over ${shape.days} days (schema ${schema}, ${keptSchema ? "kept" : "dropped at the end"})`);
   try {
     await db.migrate();
-    const nowMs = Date.now();
+    const seededBefore = keptSchema ? await readSeededShape(db) : null;
+    if (seededBefore !== null && seededBefore.events !== pgEvents) throw new Error(`schema ${schema} holds ${seededBefore.events} events, not ${pgEvents}: drop it or name another`);
+    const nowMs = seededBefore?.nowMs ?? Date.now();
+    if (seededBefore === null) await seedPostgresql(db, nowMs);
+    else console.log(`  reusing the ${seededBefore.events.toLocaleString("en")} events seeded at ${new Date(nowMs).toISOString()}`);
+    if (seededBefore !== null && !seededBefore.rolledUp) await seedRollups(db);
+    await measureLists(db, pgEvents, nowMs, module.listActivityCalls, 100);
+    await measureDetail(db, pgEvents, nowMs, module.getActivityCall);
+    await measureSessions(db, module.listActivitySessions);
+    await measureSeries(db, module, nowMs);
+    await measureExport(db, module.iterateActivityCalls, Math.min(exportRows, pgEvents));
+    if (gatewayRounds > 0) await measureGatewayWhileQueried(url.toString());
+  } finally {
+    if (!keptSchema) await db.queryStatement({ sql: `DROP SCHEMA IF EXISTS "${schema}" CASCADE`, args: [] }).catch((error) => console.error(`  could not drop ${schema}: ${error}`));
+    await db.close();
+  }
+}
+
+/** A kept schema's seed (event count and the newest call's time), or null when it holds no events. */
+async function readSeededShape(db) {
+  const [row] = await db.queryStatement({
+    sql: `SELECT COUNT(*) AS events, MAX("occurred_at") AS newest, EXISTS (SELECT 1 FROM "usage_hourly_rollups") AS rolled_up FROM "usage_events"`,
+    args: [],
+  });
+  const events = Number(row.events);
+  return events === 0 ? null : { events, nowMs: new Date(row.newest).getTime(), rolledUp: row.rolled_up === true };
+}
+
+/** Seeds the events (bulk INSERT .. SELECT generate_series, 250k rows a statement) and their rollups. */
+async function seedPostgresql(db, nowMs) {
+  {
     await db.queryStatement({
       sql: `SELECT "usage_events_ensure_partition"(d::date) FROM generate_series(($1::timestamp - interval '${shape.days + 1} days')::date, ($1::timestamp)::date, interval '1 day') AS d`,
       args: [new Date(nowMs).toISOString().slice(0, -1)],
@@ -256,6 +361,13 @@ async function runPostgresql(module) {
     const expressions = eventExpressions("postgresql");
     const columns = Object.keys(expressions);
     const chunk = 250_000;
+    // Bulk load: the secondary indexes (a dozen B-trees and the metadata GIN) are dropped while the
+    // rows go in and built once afterwards, which is several times faster than maintaining them per row.
+    const indexes = await db.queryStatement({
+      sql: `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'usage_events' AND indexname NOT LIKE '%_pkey'`,
+      args: [],
+    });
+    await db.runStatements(indexes.map((index) => ({ sql: `DROP INDEX "${index.indexname}"`, args: [] })));
     const seeded = await timeIt(async () => {
       for (let start = 1; start <= pgEvents; start += chunk) {
         const end = Math.min(pgEvents, start + chunk - 1);
@@ -271,22 +383,29 @@ async function runPostgresql(module) {
       }
     });
     process.stdout.write("\n");
-    const rollups = await timeIt(() => seedHourlyRollups(db));
+    const indexed = await timeIt(async () => {
+      for (const index of indexes) {
+        // pg_indexes spells the partitioned index `ON ONLY` (the parent alone); without ONLY it is built on every partition.
+        const definition = String(index.indexdef).replace(" ON ONLY ", " ON ");
+        await db.runStatements([{ sql: `SET LOCAL maintenance_work_mem = '256MB'`, args: [] }, { sql: definition, args: [] }]);
+        process.stdout.write(`\r  indexes built: ${indexes.indexOf(index) + 1} of ${indexes.length}`);
+      }
+    });
+    process.stdout.write("\n");
     await db.queryStatement({ sql: `ANALYZE "usage_events"`, args: [] });
-    await db.queryStatement({ sql: `ANALYZE "usage_hourly_rollups"`, args: [] });
-    console.log(`  seeded in ${format(seeded.ms / 1000)} s, hourly rollups in ${format(rollups.ms / 1000)} s`);
-    await measureLists(db, pgEvents, nowMs, module.listActivityCalls, 100);
-    await measureDetail(db, pgEvents, nowMs, module.getActivityCall);
-    await measureSessions(db, module.listActivitySessions);
-    await measureSeries(db, module.listUsageSeries);
-    await measureExport(db, module.iterateActivityCalls, Math.min(exportRows, pgEvents));
-  } finally {
-    await db.queryStatement({ sql: `DROP SCHEMA IF EXISTS "${schema}" CASCADE`, args: [] }).catch((error) => console.error(`  could not drop ${schema}: ${error}`));
-    await db.close();
+    console.log(`  seeded in ${format(seeded.ms / 1000)} s, indexes built in ${format(indexed.ms / 1000)} s`);
+    await seedRollups(db);
   }
 }
 
-/** Hourly rollups of the seeded events, as the usage writer keeps them (PostgreSQL). */
+/** The rollups of the seeded events (a kept schema's, when an earlier run stopped before them). */
+async function seedRollups(db) {
+  const rollups = await timeIt(() => seedHourlyRollups(db));
+  for (const table of ["usage_hourly_rollups", "usage_daily_rollups", "usage_organization_hourly_rollups"]) await db.queryStatement({ sql: `ANALYZE "${table}"`, args: [] });
+  console.log(`  rollups seeded in ${format(rollups.ms / 1000)} s`);
+}
+
+/** Hourly rollups of the seeded events, as the usage writer keeps them, and the daily and organization ones from them (PostgreSQL). */
 async function seedHourlyRollups(db) {
   const bounds = [50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10_000, 20_000, 30_000, 60_000];
   let previous = -1;
@@ -307,6 +426,26 @@ async function seedHourlyRollups(db) {
           COALESCE(SUM("time_to_first_byte_ms"), 0), COUNT("time_to_first_byte_ms"), ${buckets.join(", ")}, now()
         FROM "usage_events"
         GROUP BY date_trunc('hour', "occurred_at"), "organization_id", COALESCE("project_id", ''), COALESCE("api_key_id", ''), "provider" || '/' || "model", COALESCE("client_label", '')`,
+      args: [],
+    },
+    // The organization rollups from the hourly ones, as the migration that added them backfills them.
+    {
+      sql: `INSERT INTO "usage_organization_hourly_rollups" ("id", "organization_id", "hour", "model", "request_count", "error_count", "input_tokens", "output_tokens",
+        "cache_read_tokens", "cache_write_tokens", "cost_micros", "latency_ms_sum", "latency_count", "latency_ms_max", "time_to_first_byte_ms_sum", "time_to_first_byte_count",
+        ${buckets.map((_, index) => `"latency_bucket_${index}"`).join(", ")}, "updated_at")
+        SELECT md5(random()::text || clock_timestamp()::text), "organization_id", "hour", "model", SUM("request_count"), SUM("error_count"), SUM("input_tokens"), SUM("output_tokens"),
+          SUM("cache_read_tokens"), SUM("cache_write_tokens"), SUM("cost_micros"), SUM("latency_ms_sum"), SUM("latency_count"), MAX("latency_ms_max"),
+          SUM("time_to_first_byte_ms_sum"), SUM("time_to_first_byte_count"), ${buckets.map((_, index) => `SUM("latency_bucket_${index}")`).join(", ")}, now()
+        FROM "usage_hourly_rollups" GROUP BY "organization_id", "hour", "model"`,
+      args: [],
+    },
+    // The daily rollups (budget figures) from the hourly ones: the same sums per UTC day.
+    {
+      sql: `INSERT INTO "usage_daily_rollups" ("id", "day", "organization_id", "project_id", "api_key_id", "model", "request_count", "error_count",
+        "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "cost_micros", "updated_at")
+        SELECT md5(random()::text || clock_timestamp()::text), to_char("hour", 'YYYY-MM-DD'), "organization_id", "project_id", "api_key_id", "model",
+          SUM("request_count"), SUM("error_count"), SUM("input_tokens"), SUM("output_tokens"), SUM("cache_read_tokens"), SUM("cache_write_tokens"), SUM("cost_micros"), now()
+        FROM "usage_hourly_rollups" GROUP BY 2, 3, 4, 5, 6`,
       args: [],
     },
   ]);

@@ -416,20 +416,70 @@ function decodeSessionCursor(value: string): SessionCursor {
   throw new GatewayError("invalid_request", { message: "The cursor is not valid.", param: "cursor" });
 }
 
+/** Rows of the first newest-first walk for session candidates, per session of the page (few ids to group when sessions are short); each further walk doubles, up to {@link sessionWalkMaximumRows}. */
+const sessionWalkRowsPerSession = 4;
+const sessionWalkMaximumRows = 64_000;
+/** More candidate session ids than this and the page is grouped over every matching call instead. */
+const sessionCandidateMaximum = 5000;
+
 /**
  * Sessions (`X-Gateway-Session-ID`), kept apart per organization, project, API key and user as
  * the spec isolates them, with totals over the calls matching the filters; latest activity first,
  * keyset-paginated on (last call, session key).
+ *
+ * A session's place in the order is its newest call, so the calls are walked newest first (the
+ * (…, occurred_at) indexes, stopping early) to find the sessions of the page, and only those are
+ * grouped: a 30-day window of millions of calls groups a few hundred sessions instead of all of
+ * them. The walk grows until the page's last session is newer than every call not walked yet,
+ * which makes the page exactly the one grouping everything would give; past
+ * {@link sessionCandidateMaximum} candidates it groups everything.
  */
 export async function listActivitySessions(db: SqlClient, options: ListActivitySessionsOptions): Promise<Page<ActivitySession>> {
   const limit = pageSize(options.limit);
+  const cursor = options.cursor === undefined ? undefined : decodeSessionCursor(options.cursor);
+  const candidates = new Set<string>();
+  let walkedTo: TimeCursor | undefined;
+  let walkRows = sessionWalkRowsPerSession * (limit + 1);
+  for (;;) {
+    const walk = new SqlConditions(db.provider);
+    addActivityFilters(walk, options);
+    walk.add(`"session_id" IS NOT NULL`);
+    if (cursor !== undefined) walk.add(`"occurred_at" <= ${walk.timestamp(cursor.lastAt)}`);
+    if (walkedTo !== undefined) addKeysetCondition(walk, walkedTo, "desc");
+    const rows = await db.queryStatement({
+      sql: `SELECT "session_id", "occurred_at", "id" FROM "usage_events" ${walk.where()} ORDER BY "occurred_at" DESC, "id" DESC LIMIT ${walk.parameter(walkRows)}`,
+      args: walk.args,
+    });
+    for (const row of rows) candidates.add(String(row.session_id));
+    const exhausted = rows.length < walkRows;
+    const last = rows[rows.length - 1];
+    if (last !== undefined) walkedTo = { at: sqlDate(last.occurred_at)!, id: String(last.id) };
+    if (candidates.size > sessionCandidateMaximum) return (await groupSessions(db, options, limit, cursor, null)).page;
+    if (candidates.size === 0) return { data: [], nextCursor: null };
+    const page = await groupSessions(db, options, limit, cursor, [...candidates]);
+    // Every session not seen yet has its newest call at or before the walk's last call: the page is
+    // final when it is full and its last session is newer than that, or when nothing is left.
+    const pageEnd = page.rows[page.rows.length - 1];
+    if (exhausted || (page.rows.length > limit && walkedTo !== undefined && pageEnd!.lastAt.getTime() > walkedTo.at.getTime())) return page.page;
+    walkRows = Math.min(walkRows * 2, sessionWalkMaximumRows);
+  }
+}
+
+/** Groups the matching calls of some sessions (null: of all) into one page after the cursor. */
+async function groupSessions(
+  db: SqlClient,
+  options: ListActivitySessionsOptions,
+  limit: number,
+  cursor: SessionCursor | undefined,
+  sessionIds: readonly string[] | null,
+): Promise<{ page: Page<ActivitySession>; rows: ActivitySession[] }> {
   const sql = new SqlConditions(db.provider);
   addActivityFilters(sql, options);
   sql.add(`"session_id" IS NOT NULL`);
+  if (sessionIds !== null) sql.add(`"session_id" IN (${sessionIds.map((id) => sql.parameter(id)).join(", ")})`);
   const groupKey = `"session_id", COALESCE("project_id", ''), COALESCE("api_key_id", ''), COALESCE("user_id", '')`;
   let having = "";
-  if (options.cursor !== undefined) {
-    const cursor = decodeSessionCursor(options.cursor);
+  if (cursor !== undefined) {
     const at = sql.timestamp(cursor.lastAt);
     const atAgain = sql.timestamp(cursor.lastAt);
     const key = [cursor.sessionId, cursor.projectId, cursor.apiKeyId, cursor.userId].map((part) => sql.parameter(part)).join(", ");
@@ -468,7 +518,7 @@ export async function listActivitySessions(db: SqlClient, options: ListActivityS
   const hasMore = sessions.length > limit;
   const data = hasMore ? sessions.slice(0, limit) : sessions;
   const last = data[data.length - 1];
-  return { data, nextCursor: hasMore && last ? encodeSessionCursor(last) : null };
+  return { page: { data, nextCursor: hasMore && last ? encodeSessionCursor(last) : null }, rows: sessions };
 }
 
 /** Options of {@link listActivitySessionCalls}. */

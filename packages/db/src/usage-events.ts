@@ -6,7 +6,7 @@ import { timeOrderedId } from "./time-ordered-id.js";
 import { toStoredUsageAttempts } from "./usage-event-rows.js";
 import { type UsageEventToWrite, usageEventContentStatement, sealUsageEventContents } from "./usage-event-contents.js";
 import type { SecretBox } from "./secret-box.js";
-import { hourlyUsageRollupStatements, rollupModelKey, toInteger } from "./usage-hourly-rollups.js";
+import { hourlyUsageRollupStatements, organizationHourlyUsageRollupStatements, rollupModelKey, toInteger } from "./usage-hourly-rollups.js";
 
 /** A stored usage event (the record plus its id). */
 export interface StoredUsageEvent extends UsageEventRecord {
@@ -228,12 +228,13 @@ export function usageRollupStatements(provider: DatabaseProvider, groups: UsageR
   return statements;
 }
 
-/** Adds the events to the daily and hourly rollups (one transaction). */
+/** Adds the events to the daily, hourly and organization hourly rollups (one transaction). */
 export async function applyUsageRollups(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<void> {
   if (events.length === 0) return;
   await runInTransaction(db, [
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
     ...hourlyUsageRollupStatements(db.provider, events, options.chunkSize),
+    ...organizationHourlyUsageRollupStatements(db.provider, events, options.chunkSize),
   ]);
 }
 
@@ -252,7 +253,7 @@ async function withoutStoredEvents<Event extends UsageEventRecord>(db: SqlClient
 
 /**
  * What the gateway's batched usage writer calls: inserts the events (and their sealed content) AND
- * increments the daily and hourly rollups in ONE transaction, so a retried batch never counts twice in the rollups, with the
+ * increments the daily, hourly and organization hourly rollups in ONE transaction, so a retried batch never counts twice in the rollups, with the
  * keys' `last_used_at` (`apiKeysLastUsed`, also without events: the last ones at shutdown). Returns
  * the number of events written (without those skipped by `skipStored`).
  */
@@ -265,6 +266,7 @@ export async function writeUsageBatch(db: SqlClient, events: UsageEventToWrite[]
     ...usageEventStatements(db.provider, events, options.chunkSize),
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
     ...hourlyUsageRollupStatements(db.provider, events, options.chunkSize),
+    ...organizationHourlyUsageRollupStatements(db.provider, events, options.chunkSize),
     ...lastUsed,
   ]);
   return events.length;

@@ -21,7 +21,6 @@ const SUMMED = [
   "latency_ms_sum", "latency_count", "time_to_first_byte_ms_sum", "time_to_first_byte_count", ...HISTOGRAM_COLUMNS,
 ] as const;
 const KEY_COLUMNS = ["hour", "organization_id", "project_id", "api_key_id", "model", "client_label"] as const;
-const COLUMNS = ["id", ...KEY_COLUMNS, ...SUMMED, "latency_ms_max", "updated_at"] as const;
 
 /** A count or amount as a non-negative integer (a NaN or negative figure adds nothing). */
 export const toInteger = (value: number) => (Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0);
@@ -32,19 +31,19 @@ export function rollupModelKey(event: Pick<UsageEventRecord, "provider" | "model
   return event.model ?? event.requestedModel ?? "";
 }
 
-interface HourlyGroup {
+interface HourlyGroup<Key extends readonly string[] = [string, string, string, string, string]> {
   hour: Date;
-  key: [string, string, string, string, string];
+  key: Key;
   sums: number[];
   latencyMax: number;
 }
 
-/** Sums events per (UTC hour, organization, project, key, model, client label); "" stands for none. */
-export function aggregateHourlyUsageRollups(events: readonly UsageEventRecord[]): HourlyGroup[] {
-  const groups = new Map<string, HourlyGroup>();
+/** Sums events per (UTC hour, the key `keyOf` gives), in the order of `SUMMED`. */
+function aggregateHourly<Key extends readonly string[]>(events: readonly UsageEventRecord[], keyOf: (event: UsageEventRecord) => Key): HourlyGroup<Key>[] {
+  const groups = new Map<string, HourlyGroup<Key>>();
   for (const event of events) {
     const hourMs = Math.floor(event.occurredAt.getTime() / 3_600_000) * 3_600_000;
-    const key: HourlyGroup["key"] = [event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", rollupModelKey(event), event.clientLabel ?? ""];
+    const key = keyOf(event);
     const mapKey = `${hourMs}\u0000${key.join("\u0000")}`;
     let group = groups.get(mapKey);
     if (group === undefined) {
@@ -72,17 +71,34 @@ export function aggregateHourlyUsageRollups(events: readonly UsageEventRecord[])
   return [...groups.values()];
 }
 
+/** Sums events per (UTC hour, organization, project, key, model, client label); "" stands for none. */
+export function aggregateHourlyUsageRollups(events: readonly UsageEventRecord[]): HourlyGroup[] {
+  return aggregateHourly(events, (event): HourlyGroup["key"] => [event.organizationId ?? "", event.projectId ?? "", event.apiKeyId ?? "", rollupModelKey(event), event.clientLabel ?? ""]);
+}
+
 /**
- * `INSERT ... ON CONFLICT (natural key) DO UPDATE` statements adding the events to the hourly
- * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects).
+ * Sums events per (UTC hour, organization, model): the rows of `usage_organization_hourly_rollups`,
+ * ordered by hour and key so that concurrent writers take the (few, shared) row locks in one order.
  */
-export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
-  if (events.length === 0) return [];
-  const groups = aggregateHourlyUsageRollups(events);
+export function aggregateOrganizationHourlyUsageRollups(events: readonly UsageEventRecord[]): HourlyGroup<[string, string]>[] {
+  const groups = aggregateHourly(events, (event): [string, string] => [event.organizationId ?? "", rollupModelKey(event)]);
+  return groups.sort((a, b) => a.hour.getTime() - b.hour.getTime() || (a.key[0] < b.key[0] ? -1 : a.key[0] > b.key[0] ? 1 : a.key[1] < b.key[1] ? -1 : a.key[1] > b.key[1] ? 1 : 0));
+}
+
+/** `INSERT ... ON CONFLICT (natural key) DO UPDATE` adding groups to an hourly rollup table (atomic increments; same syntax on both dialects). */
+function hourlyRollupUpserts<Key extends readonly string[]>(
+  provider: DatabaseProvider,
+  table: string,
+  keyColumns: { [Index in keyof Key]: string },
+  conflictColumns: readonly string[],
+  groups: readonly HourlyGroup<Key>[],
+  chunkSize: number,
+): SqlStatement[] {
+  const columns = ["id", "hour", ...keyColumns, ...SUMMED, "latency_ms_max", "updated_at"];
   const now = sqlTimestamp(provider, new Date());
   const updates = [
-    ...SUMMED.map((column) => `"${column}" = "usage_hourly_rollups"."${column}" + excluded."${column}"`),
-    `"latency_ms_max" = CASE WHEN excluded."latency_ms_max" > "usage_hourly_rollups"."latency_ms_max" THEN excluded."latency_ms_max" ELSE "usage_hourly_rollups"."latency_ms_max" END`,
+    ...SUMMED.map((column) => `"${column}" = "${table}"."${column}" + excluded."${column}"`),
+    `"latency_ms_max" = CASE WHEN excluded."latency_ms_max" > "${table}"."latency_ms_max" THEN excluded."latency_ms_max" ELSE "${table}"."latency_ms_max" END`,
     `"updated_at" = excluded."updated_at"`,
   ];
   const asBigint = (value: number) => (provider === "postgresql" ? String(value) : value);
@@ -98,10 +114,28 @@ export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: 
       }).join(", ")})`;
     });
     statements.push({
-      sql: `INSERT INTO "usage_hourly_rollups" (${COLUMNS.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.join(", ")} ` +
-        `ON CONFLICT (${KEY_COLUMNS.map((column) => `"${column}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
+      sql: `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.join(", ")} ` +
+        `ON CONFLICT (${conflictColumns.map((column) => `"${column}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
       args,
     });
   }
   return statements;
+}
+
+/**
+ * `INSERT ... ON CONFLICT (natural key) DO UPDATE` statements adding the events to the hourly
+ * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects).
+ */
+export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+  if (events.length === 0) return [];
+  return hourlyRollupUpserts(provider, "usage_hourly_rollups", ["organization_id", "project_id", "api_key_id", "model", "client_label"], KEY_COLUMNS, aggregateHourlyUsageRollups(events), chunkSize);
+}
+
+/**
+ * The same for the organization rollups (`usage_organization_hourly_rollups`: hour x organization
+ * x model); the usage writer adds them in the transaction of the other rollups.
+ */
+export function organizationHourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+  if (events.length === 0) return [];
+  return hourlyRollupUpserts(provider, "usage_organization_hourly_rollups", ["organization_id", "model"], ["organization_id", "hour", "model"], aggregateOrganizationHourlyUsageRollups(events), chunkSize);
 }

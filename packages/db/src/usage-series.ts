@@ -87,15 +87,27 @@ function rollupGroupExpression(groupBy: UsageSeriesGroupBy): string {
   }
 }
 
+/**
+ * The coarsest hourly rollup that answers a series: a whole organization's calls, in one series or
+ * per model, come from `usage_organization_hourly_rollups` (one row per hour and model); a project
+ * or key filter, or a series per key, project or client label, needs `usage_hourly_rollups`.
+ */
+function rollupTableOf(options: ListUsageSeriesOptions): "usage_organization_hourly_rollups" | "usage_hourly_rollups" {
+  const wholeOrganization = options.projectId === undefined && options.apiKeyId === undefined;
+  return wholeOrganization && (options.groupBy === "none" || options.groupBy === "model") ? "usage_organization_hourly_rollups" : "usage_hourly_rollups";
+}
+
 const HOUR_MS = 3_600_000;
 const histogramSize = usageLatencyBucketBoundsMs.length + 1;
 
 /**
  * Usage over time: per UTC hour or day and per group, the call and error counts, tokens, cost and
  * latency (total, maximum and a fixed histogram, from which callers estimate percentiles). Whole
- * hours come from the hourly rollups (`usage_hourly_rollups`, written with every usage batch);
+ * hours come from the coarsest hourly rollup that answers the query (both written with every
+ * usage batch): the organization rollups (hour x model) for a whole organization's series in one
+ * series or per model, else `usage_hourly_rollups` (hour x project x key x model x client label);
  * only the partial hours at either end of the range are summed from raw events, so a 30-day
- * series reads at most ~720 rollup rows per group instead of every event. One SQL statement on
+ * series of an organization reads ~720 rows per model instead of every event or every key's rows. One SQL statement on
  * both dialects; rows are ordered by bucket, then key.
  */
 export async function listUsageSeries(db: SqlClient, options: ListUsageSeriesOptions): Promise<UsageSeriesRow[]> {
@@ -143,6 +155,7 @@ export async function listUsageSeries(db: SqlClient, options: ListUsageSeriesOpt
   }
   if (useRollups) {
     const conditions = filters((name) => name);
+    const table = rollupTableOf(options);
     conditions.push(`hour >= ${add(sqlTimestamp(db.provider, new Date(firstWholeHour)))}`, `hour < ${add(sqlTimestamp(db.provider, new Date(lastWholeHourEnd)))}`);
     const histogram = Array.from({ length: histogramSize }, (_, index) => `SUM(latency_bucket_${index}) AS latency_le_${index}`);
     parts.push(`SELECT ${bucketExpression(db.provider, options.interval, "hour")} AS bucket, ${rollupGroupExpression(options.groupBy)} AS group_key,
@@ -152,7 +165,7 @@ export async function listUsageSeries(db: SqlClient, options: ListUsageSeriesOpt
       SUM(latency_ms_sum) AS latency_total, MAX(latency_ms_max) AS latency_max,
       SUM(time_to_first_byte_ms_sum) AS ttfb_total, SUM(time_to_first_byte_count) AS ttfb_count,
       ${histogram.join(", ")}
-      FROM usage_hourly_rollups WHERE ${conditions.join(" AND ")}
+      FROM ${table} WHERE ${conditions.join(" AND ")}
       GROUP BY 1, 2`);
   }
   const outerHistogram = Array.from({ length: histogramSize }, (_, index) => `SUM(latency_le_${index}) AS latency_le_${index}`);

@@ -5,6 +5,7 @@ import {
   createProject,
   createSecretBox,
   ensureUsageEventPartitions,
+  listActivitySessions,
   listUsageEventPartitions,
   parseStoredUsageAttempts,
   readUsageEventContent,
@@ -148,5 +149,42 @@ describe.each(databaseTargets)("activity storage on $provider", (target) => {
     expect(result.droppedPartitions).toEqual(expect.arrayContaining(["usage_events_p20270614", "usage_events_p20270615", "usage_events_p20270616", "usage_events_p20270617"]));
     expect(await listUsageEventPartitions(db)).not.toContain("usage_events_p20270616");
     expect(await db.prisma.usageEvent.count({ where: { organizationId: organization } })).toBe(0);
+  });
+
+  it.skipIf(target.skip)("pages sessions by their newest call even when one session's calls fill many walks of the newest calls", async () => {
+    const organization = (await createOrganization(db, { name: "sessions", slug: `sessions-${randomBytes(4).toString("hex")}` })).id;
+    const at = (second: number) => new Date(Date.UTC(2026, 5, 1, 12, 0, 0) + second * 1000);
+    const call = (sessionId: string, apiKeyId: string, second: number, costMicros = 1) => usageEvent({ organizationId: organization, sessionId, apiKeyId, occurredAt: at(second), costMicros });
+    // The 1,500 newest calls are one session's: the sessions after it lie below the first walks.
+    const long = Array.from({ length: 1500 }, (_, index) => call("long", "k1", 10_000 + index));
+    const older = [
+      call("s1", "k1", 900), call("s1", "k1", 100, 5),
+      call("shared", "k1", 800), call("shared", "k2", 700), call("shared", "k2", 50),
+      call("s2", "k2", 600),
+      // s3's newest call is newer than s2's: it comes first.
+      call("s3", "k2", 650), call("s3", "k2", 10),
+    ];
+    for (let start = 0; start < long.length; start += 500) await writeUsageBatch(db, long.slice(start, start + 500));
+    await writeUsageBatch(db, older);
+
+    const seen: [string, string | null, number, number][] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page += 1) {
+      const result = await listActivitySessions(db, { organizationId: organization, limit: 2, ...(cursor ? { cursor } : {}) });
+      seen.push(...result.data.map((session): [string, string | null, number, number] => [session.sessionId, session.apiKeyId, session.callCount, session.costMicros]));
+      if (result.nextCursor === null) break;
+      cursor = result.nextCursor;
+    }
+    expect(seen).toEqual([
+      ["long", "k1", 1500, 1500],
+      ["s1", "k1", 2, 6],
+      ["shared", "k1", 1, 1],
+      ["shared", "k2", 2, 2],
+      ["s3", "k2", 2, 2],
+      ["s2", "k2", 1, 1],
+    ]);
+    // Filters narrow the walk and the totals alike.
+    const second = await listActivitySessions(db, { organizationId: organization, apiKeyId: "k2", limit: 2 });
+    expect(second.data.map((session) => [session.sessionId, session.callCount])).toEqual([["shared", 2], ["s3", 2]]);
   });
 });

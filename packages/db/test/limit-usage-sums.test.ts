@@ -63,13 +63,14 @@ describe.each(databaseTargets)("recorded budget spend and admitted rate-limit us
       { id: "day", scope: "project" as const, scopeId: projectId, fromDay: "2026-03-18", baselineMicros: 0 },
       { id: "week", scope: "key" as const, scopeId: keyId, fromDay: "2026-03-16", baselineMicros: 0 },
       { id: "month", scope: "organization" as const, scopeId: organizationId, fromDay: "2026-03-01", baselineMicros: 0 },
+      { id: "organization-total", scope: "organization" as const, scopeId: organizationId, fromDay: null, baselineMicros: 0 },
       { id: "total", scope: "project" as const, scopeId: projectId, fromDay: null, baselineMicros: 0 },
       { id: "team", scope: "team" as const, scopeId: teamId, fromDay: "2026-03-01", baselineMicros: 0 },
       { id: "reset", scope: "project" as const, scopeId: projectId, fromDay: "2026-03-01", baselineMicros: 6_000 },
       { id: "over-reset", scope: "project" as const, scopeId: projectId, fromDay: "2026-03-18", baselineMicros: 9_000 },
     ];
     const all = await sumRecordedBudgetSpend(dataPlane, { organizationId, budgets });
-    expect(Object.fromEntries(all)).toEqual({ day: 1_000, week: 3_000, month: 23_000, total: 15_000, team: 16_000, reset: 1_000, "over-reset": 0 });
+    expect(Object.fromEntries(all)).toEqual({ day: 1_000, week: 3_000, month: 23_000, "organization-total": 31_000, total: 15_000, team: 16_000, reset: 1_000, "over-reset": 0 });
     for (const budget of budgets) {
       const one = await sumRecordedBudgetSpend(dataPlane, { organizationId, budgets: [budget] });
       expect(one.get(budget.id), budget.id).toBe(all.get(budget.id));

@@ -2,8 +2,9 @@ import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFil
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultMigrationsDirectory, migrateDatabase, readMigrationFiles, resolveDatabaseUrl, createDatabase, loadSecretBoxFromEnvironment } from "../src/index.js";
-import { databaseTargets, type FreshDatabase } from "./database-targets.js";
+import { defaultMigrationsDirectory, migrateDatabase, readMigrationFiles, resolveDatabaseUrl, createDatabase, loadSecretBoxFromEnvironment, writeUsageBatch } from "../src/index.js";
+import { databaseTargets, type DatabaseTarget, type FreshDatabase } from "./database-targets.js";
+import { usageEvent } from "./usage-event-fixture.js";
 
 describe.each(databaseTargets)("migrations on $provider", (target) => {
   const opened: FreshDatabase[] = [];
@@ -95,25 +96,47 @@ describe.each(databaseTargets)("migrations on $provider", (target) => {
   });
 });
 
+/**
+ * A fresh database migrated up to (not including) the migration named `<timestamp>_<name>`: the
+ * schema as it was before it, to write rows the way older code did; `migrateTheRest()` then
+ * applies that migration and every later one.
+ */
+async function migratedUpTo(target: DatabaseTarget, name: string) {
+  const fresh = await target.fresh();
+  const migrationsDirectory = mkdtempSync(path.join(tmpdir(), "gateway-migrations-"));
+  const held = mkdtempSync(path.join(tmpdir(), "gateway-migrations-held-"));
+  cpSync(defaultMigrationsDirectory(), migrationsDirectory, { recursive: true });
+  const providerDirectory = path.join(migrationsDirectory, target.provider);
+  const migrationName = readdirSync(providerDirectory).find((entry) => new RegExp(`^\\d{14}_${name}$`).test(entry))!;
+  const later = readdirSync(providerDirectory).filter((entry) => /^\d{14}_/.test(entry) && entry >= migrationName);
+  for (const entry of later) {
+    cpSync(path.join(providerDirectory, entry), path.join(held, entry), { recursive: true });
+    rmSync(path.join(providerDirectory, entry), { recursive: true, force: true });
+  }
+  const resolved = resolveDatabaseUrl(fresh.url);
+  const options = { url: resolved.url, provider: target.provider, schema: resolved.schema ?? undefined, migrationsDirectory };
+  await migrateDatabase(options);
+  return {
+    fresh,
+    migrationName,
+    migrateTheRest: () => {
+      for (const entry of later) cpSync(path.join(held, entry), path.join(providerDirectory, entry), { recursive: true });
+      return migrateDatabase(options);
+    },
+    cleanup: async () => {
+      rmSync(migrationsDirectory, { recursive: true, force: true });
+      rmSync(held, { recursive: true, force: true });
+      await fresh.cleanup();
+    },
+  };
+}
+
 describe.each(databaseTargets)("the activity storage migration on $provider", (target) => {
   it.skipIf(target.skip)("keeps usage events written before it, backfills their flags and hourly rollups, and (PostgreSQL) moves them into day partitions", async () => {
-    const fresh = await target.fresh();
-    const migrationsDirectory = mkdtempSync(path.join(tmpdir(), "gateway-migrations-"));
+    const before = await migratedUpTo(target, "activity_store");
+    const activityMigration = before.migrationName;
     try {
-      cpSync(defaultMigrationsDirectory(), migrationsDirectory, { recursive: true });
-      const providerDirectory = path.join(migrationsDirectory, target.provider);
-      const activityMigration = readdirSync(providerDirectory).find((entry) => /^\d{14}_activity_store$/.test(entry))!;
-      // The schema as it was before: every migration up to (not including) the activity storage one.
-      const later = readdirSync(providerDirectory).filter((entry) => /^\d{14}_/.test(entry) && entry >= activityMigration);
-      const held = mkdtempSync(path.join(tmpdir(), "gateway-migrations-held-"));
-      for (const entry of later) {
-        cpSync(path.join(providerDirectory, entry), path.join(held, entry), { recursive: true });
-        rmSync(path.join(providerDirectory, entry), { recursive: true, force: true });
-      }
-      const resolved = resolveDatabaseUrl(fresh.url);
-      const options = { url: resolved.url, provider: target.provider, schema: resolved.schema ?? undefined, migrationsDirectory };
-      await migrateDatabase(options);
-      const database = fresh.open();
+      const database = before.fresh.open();
       try {
         const timestamp = (iso: string) => (target.provider === "sqlite" ? iso.replace("Z", "+00:00") : iso.slice(0, -1));
         const insert = `INSERT INTO "usage_events" ("id", "request_id", "occurred_at", "organization_id", "project_id", "api_key_id", "endpoint", "provider", "model", "status",
@@ -127,8 +150,7 @@ describe.each(databaseTargets)("the activity storage migration on $provider", (t
         for (const [id, requestId, at, status, latency, flags, content] of rows) {
           await database.prisma.$executeRawUnsafe(target.provider === "sqlite" ? insert.replace(/\$\d/g, "?") : insert, id, requestId, timestamp(at as string), status, latency, flags, content);
         }
-        for (const entry of later) cpSync(path.join(held, entry), path.join(providerDirectory, entry), { recursive: true });
-        const result = await migrateDatabase(options);
+        const result = await before.migrateTheRest();
         expect(result.applied).toContain(activityMigration);
 
         const events = await database.prisma.usageEvent.findMany({ orderBy: { requestId: "asc" } });
@@ -154,11 +176,60 @@ describe.each(databaseTargets)("the activity storage migration on $provider", (t
         }
       } finally {
         await database.close();
-        rmSync(held, { recursive: true, force: true });
       }
     } finally {
-      rmSync(migrationsDirectory, { recursive: true, force: true });
-      await fresh.cleanup();
+      await before.cleanup();
+    }
+  });
+});
+
+describe.each(databaseTargets)("the organization hourly rollups migration on $provider", (target) => {
+  it.skipIf(target.skip)("backfills the organization rollups from the hourly rollups recorded before it, and later batches add to them", async () => {
+    const before = await migratedUpTo(target, "organization_hourly_rollups");
+    try {
+      const database = before.fresh.open();
+      try {
+        // Hourly rollups as the usage writer kept them before: two keys and two client labels in one
+        // hour and model, another model, another hour, another organization.
+        const row = (hour: string, organizationId: string, apiKeyId: string, model: string, clientLabel: string, count: number, latencyMax: number) => ({
+          hour: new Date(hour), organizationId, projectId: "prj_1", apiKeyId, model, clientLabel,
+          requestCount: BigInt(count), errorCount: 1n, inputTokens: BigInt(10 * count), outputTokens: BigInt(5 * count), cacheReadTokens: 0n, cacheWriteTokens: 0n,
+          costMicros: BigInt(100 * count), latencyMsSum: BigInt(50 * count), latencyCount: BigInt(count), latencyMsMax: BigInt(latencyMax),
+          timeToFirstByteMsSum: BigInt(7 * count), timeToFirstByteCount: BigInt(count), latencyBucket1: BigInt(count), updatedAt: new Date(),
+        });
+        await database.prisma.usageHourlyRollup.createMany({
+          data: [
+            row("2026-10-01T10:00:00Z", "org_1", "key_1", "openai/gpt-4o", "cli", 3, 90),
+            row("2026-10-01T10:00:00Z", "org_1", "key_2", "openai/gpt-4o", "web", 2, 400),
+            row("2026-10-01T10:00:00Z", "org_1", "key_1", "anthropic/claude", "cli", 1, 60),
+            row("2026-10-01T11:00:00Z", "org_1", "key_1", "openai/gpt-4o", "cli", 4, 70),
+            row("2026-10-01T10:00:00Z", "org_2", "key_9", "openai/gpt-4o", "", 5, 80),
+          ],
+        });
+        const result = await before.migrateTheRest();
+        expect(result.applied).toContain(before.migrationName);
+
+        const read = async () =>
+          (await database.prisma.usageOrganizationHourlyRollup.findMany({ orderBy: [{ organizationId: "asc" }, { hour: "asc" }, { model: "asc" }] })).map((rollup) => [
+            rollup.organizationId, rollup.hour.toISOString(), rollup.model, rollup.requestCount, rollup.errorCount, rollup.inputTokens, rollup.costMicros,
+            rollup.latencyMsSum, rollup.latencyMsMax, rollup.timeToFirstByteCount, rollup.latencyBucket1,
+          ]);
+        expect(await read()).toEqual([
+          ["org_1", "2026-10-01T10:00:00.000Z", "anthropic/claude", 1n, 1n, 10n, 100n, 50n, 60n, 1n, 1n],
+          ["org_1", "2026-10-01T10:00:00.000Z", "openai/gpt-4o", 5n, 2n, 50n, 500n, 250n, 400n, 5n, 5n],
+          ["org_1", "2026-10-01T11:00:00.000Z", "openai/gpt-4o", 4n, 1n, 40n, 400n, 200n, 70n, 4n, 4n],
+          ["org_2", "2026-10-01T10:00:00.000Z", "openai/gpt-4o", 5n, 1n, 50n, 500n, 250n, 80n, 5n, 5n],
+        ]);
+        // A call recorded after the migration adds to the backfilled row of its hour and model.
+        await writeUsageBatch(database, [
+          usageEvent({ organizationId: "org_1", apiKeyId: "key_3", occurredAt: new Date("2026-10-01T10:30:00Z"), provider: "openai", model: "gpt-4o", costMicros: 7, latencyMs: 500, inputTokens: 1, status: 200 }),
+        ]);
+        expect((await read())[1]).toEqual(["org_1", "2026-10-01T10:00:00.000Z", "openai/gpt-4o", 6n, 2n, 51n, 507n, 750n, 500n, 6n, 5n]);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      await before.cleanup();
     }
   });
 });

@@ -89,6 +89,62 @@ describe.each(databaseTargets)("usage series and totals on $provider", (target) 
     ]);
   });
 
+  it.skipIf(target.skip)("keeps an organization rollup per hour and model equal to the sums of its recorded calls, and a whole organization's series (read from it) agrees with the per-key one", async () => {
+    const organization = (await createOrganization(db, { name: "rollup", slug: `rollup-${randomBytes(4).toString("hex")}` })).id;
+    const at = (iso: string) => new Date(iso);
+    const calls = [
+      usageEvent({ organizationId: organization, projectId: "p1", apiKeyId: "k1", occurredAt: at("2026-04-01T09:10:00Z"), latencyMs: 30, costMicros: 10, clientLabel: "cli" }),
+      usageEvent({ organizationId: organization, projectId: "p2", apiKeyId: "k2", occurredAt: at("2026-04-01T09:20:00Z"), latencyMs: 2500, costMicros: 20, clientLabel: "web", status: 500, errorCode: "upstream_error" }),
+      usageEvent({ organizationId: organization, projectId: "p1", apiKeyId: "k1", occurredAt: at("2026-04-01T09:40:00Z"), provider: "other", model: "big", latencyMs: 700, costMicros: 40, timeToFirstByteMs: null }),
+      usageEvent({ organizationId: organization, projectId: "p1", apiKeyId: "k3", occurredAt: at("2026-04-01T10:00:00Z"), latencyMs: 90, costMicros: 80 }),
+    ];
+    // Two batches, the second adding to rows the first created (the upsert path).
+    await writeUsageBatch(db, calls.slice(0, 2));
+    await writeUsageBatch(db, [...calls.slice(2), usageEvent({ organizationId: organization, projectId: "p3", apiKeyId: "k4", occurredAt: at("2026-04-01T09:59:59.999Z"), latencyMs: 5, costMicros: 1 })]);
+
+    const events = await db.prisma.usageEvent.findMany({ where: { organizationId: organization } });
+    const expected = new Map<string, { requests: number; errors: number; cost: number; latency: number; latencyMax: number; inputTokens: number; ttfbCount: number }>();
+    for (const event of events) {
+      const key = `${event.occurredAt.toISOString().slice(0, 13)}|${event.provider}/${event.model}`;
+      const sums = expected.get(key) ?? { requests: 0, errors: 0, cost: 0, latency: 0, latencyMax: 0, inputTokens: 0, ttfbCount: 0 };
+      sums.requests += 1;
+      sums.errors += event.status >= 400 ? 1 : 0;
+      sums.cost += Number(event.costMicros);
+      sums.latency += event.latencyMs;
+      sums.latencyMax = Math.max(sums.latencyMax, event.latencyMs);
+      sums.inputTokens += event.inputTokens;
+      sums.ttfbCount += event.timeToFirstByteMs === null ? 0 : 1;
+      expected.set(key, sums);
+    }
+    const rollups = await db.prisma.usageOrganizationHourlyRollup.findMany({ where: { organizationId: organization } });
+    const stored = new Map(
+      rollups.map((row) => [
+        `${row.hour.toISOString().slice(0, 13)}|${row.model}`,
+        {
+          requests: Number(row.requestCount), errors: Number(row.errorCount), cost: Number(row.costMicros), latency: Number(row.latencyMsSum),
+          latencyMax: Number(row.latencyMsMax), inputTokens: Number(row.inputTokens), ttfbCount: Number(row.timeToFirstByteCount),
+        },
+      ]),
+    );
+    expect(stored).toEqual(expected);
+    expect([...stored.keys()].sort()).toEqual(["2026-04-01T09|demo/demo/echo", "2026-04-01T09|other/big", "2026-04-01T10|demo/demo/echo"]);
+
+    // The organization's series (one and per model) add up to the same calls as the per-key series.
+    const range = { organizationId: organization, from: at("2026-04-01T00:00:00Z"), to: at("2026-04-02T00:00:00Z"), interval: "hour" as const };
+    const perModel = await listUsageSeries(db, { ...range, groupBy: "model" });
+    expect(perModel.map((row) => [row.bucket, row.key, row.requestCount, row.errorCount, row.costMicros, row.latencyMsMax])).toEqual([
+      ["2026-04-01T09", "demo/demo/echo", 3, 1, 31, 2500],
+      ["2026-04-01T09", "other/big", 1, 0, 40, 700],
+      ["2026-04-01T10", "demo/demo/echo", 1, 0, 80, 90],
+    ]);
+    const perKey = await listUsageSeries(db, { ...range, groupBy: "api_key" });
+    const one = await listUsageSeries(db, { ...range, interval: "day", groupBy: "none" });
+    expect(one.map((row) => [row.bucket, row.requestCount, row.costMicros, row.latencyHistogram.reduce((sum, count) => sum + count, 0)])).toEqual([
+      ["2026-04-01", perKey.reduce((sum, row) => sum + row.requestCount, 0), perKey.reduce((sum, row) => sum + row.costMicros, 0), 5],
+    ]);
+    expect(one[0]!.requestCount).toBe(events.length);
+  });
+
   it.skipIf(target.skip)("sums the events of a scope since a time", async () => {
     expect(await sumUsageEvents(db, { organizationId, from: new Date("2026-03-01T10:30:00Z"), to: new Date("2026-03-02T00:00:00Z"), apiKeyId: "key-a" })).toEqual({
       requestCount: 2,
