@@ -187,8 +187,15 @@ export function aggregateUsageRollups(events: UsageEventRecord[]): UsageRollupGr
   // Sums are kept as numbers while adding (exact: a batch's totals stay far below 2^53) and
   // turned into bigints once per group.
   const groups = new Map<string, { key: Omit<UsageRollupGroup, "requestCount" | "errorCount" | "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "costMicros">; sums: number[] }>();
+  // A batch spans a day or two: each day's text is made once (not an ISO string per event).
+  let dayNumber = Number.NaN;
+  let day = "";
   for (const event of events) {
-    const day = event.occurredAt.toISOString().slice(0, 10);
+    const eventDayNumber = Math.floor(event.occurredAt.getTime() / 86_400_000);
+    if (eventDayNumber !== dayNumber) {
+      dayNumber = eventDayNumber;
+      day = new Date(eventDayNumber * 86_400_000).toISOString().slice(0, 10);
+    }
     const organizationId = event.organizationId ?? "";
     const projectId = event.projectId ?? "";
     const apiKeyId = event.apiKeyId ?? "";
