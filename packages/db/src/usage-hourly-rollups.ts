@@ -74,9 +74,10 @@ export function aggregateHourlyUsageRollups(events: readonly UsageEventRecord[])
 
 /**
  * `INSERT ... ON CONFLICT (natural key) DO UPDATE` statements adding the events to the hourly
- * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects).
+ * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects), up to
+ * `chunkSize` groups per statement (default 20 on SQLite, as the events; at most 200).
  */
-export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 20 : 500): SqlStatement[] {
   if (events.length === 0) return [];
   const groups = aggregateHourlyUsageRollups(events);
   const now = sqlTimestamp(provider, new Date());
