@@ -16,9 +16,11 @@ export interface StoredUsageEvent extends UsageEventRecord {
 /** Options of the batched usage writers. */
 export interface UsageBatchOptions {
   /**
-   * Rows per INSERT statement. Default: 500 on PostgreSQL (one round trip per 500 rows; 28
-   * parameters each, under every driver's limit; at most 1000); 1 on SQLite, where the writer
-   * runs in-process and one single-row statement, prepared once and reused, is cheapest.
+   * Rows per INSERT statement. Default: 500 on PostgreSQL (one round trip per 500 rows; 38
+   * parameters each, under every driver's limit; at most 1000); 20 on SQLite, where each
+   * statement text (one per row count) is prepared once and reused: a 20-row statement costs the
+   * writer thread about a fifth less CPU per event than 20 single-row ones (fewer calls into the
+   * driver, one bind and step per 20 rows), and its 760 parameters stay far under SQLite's limit.
    */
   chunkSize?: number;
   /**
@@ -37,7 +39,7 @@ export interface UsageBatchOptions {
 }
 
 /** The default rows per statement of each dialect (see `UsageBatchOptions.chunkSize`). */
-const defaultChunkSize = (provider: DatabaseProvider) => (provider === "sqlite" ? 1 : 500);
+const defaultChunkSize = (provider: DatabaseProvider) => (provider === "sqlite" ? 20 : 500);
 
 /** Columns of `usage_events` in insert order. */
 const EVENT_COLUMNS = [
@@ -50,6 +52,29 @@ const EVENT_COLUMNS = [
 
 const EMPTY_JSON_OBJECT = "{}";
 const EMPTY_JSON_ARRAY = "[]";
+
+/** The text of an events INSERT, by dialect and row count (SQLite writes one row per statement: one text, reused). */
+const eventInsertSqlCache = new Map<string, string>();
+
+/**
+ * The INSERT of `rows` events; its text depends only on the dialect and the row count, so it is
+ * built once per pair instead of once per statement (on SQLite once per event, and the runner's
+ * lookup of the prepared statement hashes the same long text again).
+ */
+function eventInsertSql(provider: DatabaseProvider, rows: number): string {
+  const key = `${provider}:${rows}`;
+  let sql = eventInsertSqlCache.get(key);
+  if (sql === undefined) {
+    const columns = EVENT_COLUMNS.map((column) => `"${column}"`).join(", ");
+    const values = Array.from({ length: rows }, (_, row) => `(${EVENT_COLUMNS.map((_column, column) => sqlPlaceholder(provider, row * EVENT_COLUMNS.length + column + 1)).join(", ")})`);
+    // An event that carries its id (journaled) and is already stored is not inserted twice.
+    sql = `INSERT INTO "usage_events" (${columns}) VALUES ${values.join(", ")} ON CONFLICT ("id", "occurred_at") DO NOTHING`;
+    // Bounded: chunk sizes are a handful of values, but a caller may pass any.
+    if (eventInsertSqlCache.size >= 64) eventInsertSqlCache.clear();
+    eventInsertSqlCache.set(key, sql);
+  }
+  return sql;
+}
 
 /** Placeholder builder for one statement. */
 function placeholders(provider: DatabaseProvider) {
@@ -90,13 +115,12 @@ function eventValues(provider: DatabaseProvider, event: UsageEventToWrite): unkn
  */
 export function usageEventStatements(provider: DatabaseProvider, events: UsageEventToWrite[], chunkSize = defaultChunkSize(provider)): SqlStatement[] {
   const statements: SqlStatement[] = [];
-  const columns = EVENT_COLUMNS.map((column) => `"${column}"`).join(", ");
   const rowsPerStatement = Math.max(1, Math.min(chunkSize, 1_000));
   for (let start = 0; start < events.length; start += rowsPerStatement) {
-    const builder = placeholders(provider);
-    const rows = events.slice(start, start + rowsPerStatement).map((event) => `(${eventValues(provider, event).map((value) => builder.add(value)).join(", ")})`);
-    // An event that carries its id (journaled) and is already stored is not inserted twice.
-    statements.push({ sql: `INSERT INTO "usage_events" (${columns}) VALUES ${rows.join(", ")} ON CONFLICT ("id", "occurred_at") DO NOTHING`, args: builder.args });
+    const end = Math.min(events.length, start + rowsPerStatement);
+    const args: unknown[] = [];
+    for (let index = start; index < end; index += 1) args.push(...eventValues(provider, events[index]!));
+    statements.push({ sql: eventInsertSql(provider, end - start), args });
   }
   for (const event of events) {
     if (event.sealedContent !== undefined && event.sealedContent !== null && event.organizationId !== null) {
@@ -163,8 +187,15 @@ export function aggregateUsageRollups(events: UsageEventRecord[]): UsageRollupGr
   // Sums are kept as numbers while adding (exact: a batch's totals stay far below 2^53) and
   // turned into bigints once per group.
   const groups = new Map<string, { key: Omit<UsageRollupGroup, "requestCount" | "errorCount" | "inputTokens" | "outputTokens" | "cacheReadTokens" | "cacheWriteTokens" | "costMicros">; sums: number[] }>();
+  // A batch spans a day or two: each day's text is made once (not an ISO string per event).
+  let dayNumber = Number.NaN;
+  let day = "";
   for (const event of events) {
-    const day = event.occurredAt.toISOString().slice(0, 10);
+    const eventDayNumber = Math.floor(event.occurredAt.getTime() / 86_400_000);
+    if (eventDayNumber !== dayNumber) {
+      dayNumber = eventDayNumber;
+      day = new Date(eventDayNumber * 86_400_000).toISOString().slice(0, 10);
+    }
     const organizationId = event.organizationId ?? "";
     const projectId = event.projectId ?? "";
     const apiKeyId = event.apiKeyId ?? "";

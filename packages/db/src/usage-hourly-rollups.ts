@@ -124,9 +124,10 @@ function hourlyRollupUpserts<Key extends readonly string[]>(
 
 /**
  * `INSERT ... ON CONFLICT (natural key) DO UPDATE` statements adding the events to the hourly
- * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects).
+ * rollups (atomic increments, safe with concurrent writers; same syntax on both dialects), up to
+ * `chunkSize` groups per statement (default 20 on SQLite, as the events; at most 200).
  */
-export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 20 : 500): SqlStatement[] {
   if (events.length === 0) return [];
   return hourlyRollupUpserts(provider, "usage_hourly_rollups", ["organization_id", "project_id", "api_key_id", "model", "client_label"], KEY_COLUMNS, aggregateHourlyUsageRollups(events), chunkSize);
 }
@@ -135,7 +136,7 @@ export function hourlyUsageRollupStatements(provider: DatabaseProvider, events: 
  * The same for the organization rollups (`usage_organization_hourly_rollups`: hour x organization
  * x model); the usage writer adds them in the transaction of the other rollups.
  */
-export function organizationHourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+export function organizationHourlyUsageRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 20 : 500): SqlStatement[] {
   if (events.length === 0) return [];
   return hourlyRollupUpserts(provider, "usage_organization_hourly_rollups", ["organization_id", "model"], ["organization_id", "hour", "model"], aggregateOrganizationHourlyUsageRollups(events), chunkSize);
 }

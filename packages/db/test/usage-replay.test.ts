@@ -52,6 +52,17 @@ describe.each(databaseTargets)("usage events with their own ids (journal replay)
     await writeUsageBatch(dataPlane, [event]);
     expect((await storedCounts(db, org.id)).rows).toEqual({ req_twice: 1 });
   });
+
+  it.skipIf(target.skip)("stores a batch of several INSERT statements (a short last one included) with each event's own values, every event rolled up once", async () => {
+    const org = await createOrganization(db, { name: "Chunks", slug: `chunks-${timeOrderedId().slice(-8)}` });
+    const events = Array.from({ length: 47 }, (_, index) =>
+      usageEvent({ requestId: `req_chunk_${index}`, organizationId: org.id, inputTokens: index, status: index % 5 === 0 ? 502 : 200, sessionId: `session-${index}` }));
+    expect(await writeUsageBatch(dataPlane, events)).toBe(47);
+    const stored = await db.prisma.usageEvent.findMany({ where: { organizationId: org.id }, select: { requestId: true, inputTokens: true, status: true, sessionId: true } });
+    const expected = events.map((event) => ({ requestId: event.requestId, inputTokens: event.inputTokens, status: event.status, sessionId: event.sessionId }));
+    expect(stored.map((row) => ({ ...row, inputTokens: Number(row.inputTokens) })).sort((a, b) => a.inputTokens - b.inputTokens)).toEqual(expected);
+    expect((await storedCounts(db, org.id)).rolledUp).toBe(47);
+  });
 });
 
 const distEntry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../dist/data-plane.js");
