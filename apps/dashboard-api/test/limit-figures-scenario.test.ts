@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { generateApiKey, getOrganizationBySlug, listApiKeys, openDataPlaneDatabase } from "@gateway/db";
 import { applyGatewayConfig, parseGatewayConfig, readGatewaySettings, serveGateway, type RunningGateway } from "@gateway/gateway";
 import { Redis } from "ioredis";
@@ -9,6 +7,7 @@ import type { LimitCounters } from "../src/services/limit-counters.js";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 import { waitFor } from "./support/wait-for.js";
+import { startFixedUsageProvider, type FixedUsageProvider } from "./support/fixed-usage-provider.js";
 
 /**
  * "Numbers you can trust": after every step (spend, gateway restart, Redis restart, a budget created
@@ -27,32 +26,12 @@ if (!redisUrl) console.warn("TEST_REDIS_URL is not set: the PostgreSQL + Redis s
 const pricePerMillion = 100;
 const silentGatewayLogger = { info: () => undefined, error: () => undefined };
 
-async function startFixedUsageProvider(): Promise<{ url: string; server: Server }> {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on("end", () => {
-      const body = JSON.stringify({
-        id: `chatcmpl-${randomBytes(4).toString("hex")}`,
-        object: "chat.completion",
-        created: 1_700_000_000,
-        model: "fixed",
-        choices: [{ index: 0, message: { role: "assistant", content: "ok", refusal: null }, logprobs: null, finish_reason: "stop" }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
-}
-
-
 for (const scenario of scenarios) {
   describe(`budget figures: ${scenario.name}`, () => {
     const runId = randomBytes(6).toString("hex");
     const keyPrefix = `test:figures:${runId}:`;
     const secret = generateApiKey().secret;
-    let provider: { url: string; server: Server };
+    let provider: FixedUsageProvider;
     let harness: TestDashboard;
     let redis: Redis | null = null;
     let owner: string;

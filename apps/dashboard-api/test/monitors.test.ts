@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { generateApiKey, getOrganizationBySlug, openDataPlaneDatabase } from "@gateway/db";
 import { applyGatewayConfig, parseGatewayConfig, readGatewaySettings, serveGateway, type RunningGateway } from "@gateway/gateway";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -11,39 +9,15 @@ import { startLocalSmtpServer } from "./support/local-smtp-server.js";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
 import { waitFor } from "./support/wait-for.js";
+import { startFixedUsageProvider, type FixedUsageProvider } from "./support/fixed-usage-provider.js";
 
 const silentGatewayLogger = { info: () => undefined, error: () => undefined };
-
-/** A provider that answers 200, or 500 while `failing` is set. */
-async function startSwitchableProvider(): Promise<{ url: string; server: Server; failing: boolean }> {
-  const state = { failing: false };
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on("end", () => {
-      if (state.failing) {
-        response.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "upstream broke", type: "server_error" } }));
-        return;
-      }
-      const body = JSON.stringify({
-        id: `chatcmpl-${randomBytes(4).toString("hex")}`,
-        object: "chat.completion",
-        created: 1_700_000_000,
-        model: "fixed",
-        choices: [{ index: 0, message: { role: "assistant", content: "ok", refusal: null }, logprobs: null, finish_reason: "stop" }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return Object.assign(state, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server });
-}
 
 for (const target of databaseTargets) {
   describe(`monitors (${target})`, () => {
     const runId = randomBytes(6).toString("hex");
     const secret = generateApiKey().secret;
-    let provider: Awaited<ReturnType<typeof startSwitchableProvider>>;
+    let provider: FixedUsageProvider;
     let webhook: Awaited<ReturnType<typeof startLocalHttpServer>>;
     let smtp: Awaited<ReturnType<typeof startLocalSmtpServer>>;
     let harness: TestDashboard;
@@ -57,6 +31,27 @@ for (const target of databaseTargets) {
     // The evaluators' clock: a minute ahead, so the current minute's calls are inside the window (it ends at a whole minute).
     let clockOffsetMs = 60_000;
     const clock = () => new Date(Date.now() + clockOffsetMs);
+
+    /** The organization (a project with the caller's key, a connection to the provider) and the given monitors, from the configuration file. */
+    const applyConfig = (monitors: unknown[]) =>
+      applyGatewayConfig(
+        parseGatewayConfig(
+          JSON.stringify({
+            version: 1,
+            organizations: [
+              {
+                slug: `monitors-${runId}`,
+                name: "Monitors",
+                projects: [{ name: "Main", apiKeys: [{ name: "caller", secret: "env:MONITOR_KEY" }] }],
+                connections: [{ name: "fake", kind: "openai", baseUrl: provider.url, credential: "sk-fake-credential", models: ["openai/fixed"] }],
+                monitors,
+              },
+            ],
+          }),
+          "monitors.json",
+        ),
+        { db: harness.database, secretBox: harness.secretBox, env: { MONITOR_KEY: secret } },
+      );
 
     const evaluator = (holder: string) => {
       const created = createMonitorEvaluator({
@@ -76,25 +71,11 @@ for (const target of databaseTargets) {
     };
 
     beforeAll(async () => {
-      provider = await startSwitchableProvider();
+      provider = await startFixedUsageProvider();
       webhook = await startLocalHttpServer();
       smtp = await startLocalSmtpServer();
       harness = await startTestDashboard({ target, settings: { smtpUrl: smtp.url, deliveryTimeoutMs: 2_000 } });
-      const config = parseGatewayConfig(
-        JSON.stringify({
-          version: 1,
-          organizations: [
-            {
-              slug: `monitors-${runId}`,
-              name: "Monitors",
-              projects: [{ name: "Main", apiKeys: [{ name: "caller", secret: "env:MONITOR_KEY" }] }],
-              connections: [{ name: "fake", kind: "openai", baseUrl: provider.url, credential: "sk-fake-credential", models: ["openai/fixed"] }],
-            },
-          ],
-        }),
-        "monitors.json",
-      );
-      await applyGatewayConfig(config, { db: harness.database, secretBox: harness.secretBox, env: { MONITOR_KEY: secret } });
+      await applyConfig([]);
       organizationId = (await getOrganizationBySlug(harness.database, `monitors-${runId}`))!.id;
       const ownerAccount = await harness.createMember({ organizationId, role: "owner" });
       owner = await harness.login(ownerAccount.email, ownerAccount.password);
@@ -173,25 +154,11 @@ for (const target of databaseTargets) {
     }, 30_000);
 
     it("declares monitors in the configuration file, idempotently, with channels and scopes by name", async () => {
-      const configText = (monitors: unknown[]) =>
-        JSON.stringify({
-          version: 1,
-          organizations: [
-            {
-              slug: `monitors-${runId}`,
-              name: "Monitors",
-              projects: [{ name: "Main", apiKeys: [{ name: "caller", secret: "env:MONITOR_KEY" }] }],
-              connections: [{ name: "fake", kind: "openai", baseUrl: provider.url, credential: "sk-fake-credential", models: ["openai/fixed"] }],
-              monitors,
-            },
-          ],
-        });
       const declared = [
         { name: "main spend", metric: "spend_micros", scope: "project", project: "Main", windowMinutes: 60, comparator: "gt", threshold: 5_000_000, channels: ["hook"] },
         { name: "slow connections", metric: "latency_p95_ms", scope: "connection", each: true, windowMinutes: 15, comparator: "gt", threshold: 8000, minCalls: 10 },
       ];
-      const apply = (monitors: unknown[]) =>
-        applyGatewayConfig(parseGatewayConfig(configText(monitors), "monitors.json"), { db: harness.database, secretBox: harness.secretBox, env: { MONITOR_KEY: secret } });
+      const apply = applyConfig;
       await apply(declared);
       const listed = await harness.request("GET", "/api/monitors", { cookie: owner });
       const byName = new Map<string, any>(listed.body.data.map((monitor: { name: string }) => [monitor.name, monitor]));

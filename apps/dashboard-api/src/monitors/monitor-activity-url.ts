@@ -1,13 +1,5 @@
 import type { MonitorMetric, MonitorScopeKind } from "@gateway/contracts";
-
-const scopeParameter: Record<Exclude<MonitorScopeKind, "organization">, string> = {
-  project: "project_id",
-  team: "team_id",
-  api_key: "api_key_id",
-  model: "model",
-  connection: "connection_id",
-  client_label: "client_label",
-};
+import { scopeDimension } from "./monitor-metric-value.js";
 
 // The refusals a metric counts, when one error code names them all.
 const errorCodeOf: Partial<Record<MonitorMetric, string>> = {
@@ -18,7 +10,8 @@ const errorCodeOf: Partial<Record<MonitorMetric, string>> = {
 /** The dashboard path of the calls a monitor measured (`/activity?from=&to=&<scope filter>`). */
 export function monitorActivityUrl(input: { metric: MonitorMetric; scopeKind: MonitorScopeKind; scopeValue: string | null; start: Date; end: Date }): string {
   const parameters = new URLSearchParams({ from: input.start.toISOString(), to: input.end.toISOString() });
-  if (input.scopeKind !== "organization" && input.scopeValue) parameters.set(scopeParameter[input.scopeKind], input.scopeValue);
+  // The activity filters are named as the rollup columns (`project_id`, `model`, `client_label`, ...).
+  if (input.scopeKind !== "organization" && input.scopeValue) parameters.set(scopeDimension[input.scopeKind], input.scopeValue);
   const errorCode = errorCodeOf[input.metric];
   if (errorCode) parameters.set("error_code", errorCode);
   return `/activity?${parameters.toString()}`;
