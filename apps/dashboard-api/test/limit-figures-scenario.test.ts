@@ -1,6 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { generateApiKey, getOrganizationBySlug, listApiKeys, openDataPlaneDatabase } from "@gateway/db";
 import { applyGatewayConfig, parseGatewayConfig, readGatewaySettings, serveGateway, type RunningGateway } from "@gateway/gateway";
 import { Redis } from "ioredis";
@@ -8,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LimitCounters } from "../src/services/limit-counters.js";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
+import { waitFor } from "./support/wait-for.js";
+import { startFixedUsageProvider, type FixedUsageProvider } from "./support/fixed-usage-provider.js";
 
 /**
  * "Numbers you can trust": after every step (spend, gateway restart, Redis restart, a budget created
@@ -26,42 +26,12 @@ if (!redisUrl) console.warn("TEST_REDIS_URL is not set: the PostgreSQL + Redis s
 const pricePerMillion = 100;
 const silentGatewayLogger = { info: () => undefined, error: () => undefined };
 
-async function startFixedUsageProvider(): Promise<{ url: string; server: Server }> {
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on("end", () => {
-      const body = JSON.stringify({
-        id: `chatcmpl-${randomBytes(4).toString("hex")}`,
-        object: "chat.completion",
-        created: 1_700_000_000,
-        model: "fixed",
-        choices: [{ index: 0, message: { role: "assistant", content: "ok", refusal: null }, logprobs: null, finish_reason: "stop" }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
-}
-
-/** Waits until `check` holds (polling; bounded so a failure reports instead of hanging). */
-async function waitFor<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 for (const scenario of scenarios) {
   describe(`budget figures: ${scenario.name}`, () => {
     const runId = randomBytes(6).toString("hex");
     const keyPrefix = `test:figures:${runId}:`;
     const secret = generateApiKey().secret;
-    let provider: { url: string; server: Server };
+    let provider: FixedUsageProvider;
     let harness: TestDashboard;
     let redis: Redis | null = null;
     let owner: string;

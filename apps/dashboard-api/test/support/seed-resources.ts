@@ -38,6 +38,15 @@ export async function seedResources(harness: TestDashboard, input: { organizatio
     name: "hook",
     config: { kind: "webhook", url: "http://127.0.0.1:9/hook", secret: "0123456789abcdef0123" },
   });
+  const monitor_id = await created(harness, cookie, "/api/monitors", {
+    name: "errors",
+    metric: "error_rate",
+    scope: { kind: "project", value: project_id },
+    window_minutes: 15,
+    comparator: "gt",
+    threshold: 0.5,
+    channel_ids: [channel_id],
+  });
   const server_id = await created(harness, cookie, "/api/mcp/servers", { name: "mcp", url: "http://127.0.0.1:9/mcp", auth_kind: "oauth" });
   const token = await harness.database.prisma.mcpToken.create({
     data: { organizationId, serverId: server_id, name: "grant", prefix: "abc", tokenHash: null, scopes: [] },
@@ -81,6 +90,7 @@ export async function seedResources(harness: TestDashboard, input: { organizatio
     invitation_id,
     destination_id,
     channel_id,
+    monitor_id,
     server_id,
     token_id: token.id,
   };
