@@ -36,3 +36,38 @@ export {
 } from "./delivery-configs.js";
 export type { JsonObject } from "./json-object.js";
 export type { StoredResponse } from "./stored-response.js";
+export type {
+  MonitorComparator,
+  MonitorEvent,
+  MonitorEventKind,
+  MonitorMetric,
+  MonitorRule,
+  MonitorScope,
+  MonitorScopeKind,
+  MonitorSeries,
+  MonitorSeverity,
+  MonitorState,
+  MonitorStatus,
+} from "./monitor-rule.js";
+export {
+  monitorComparators,
+  monitorCreateBodySchema,
+  monitorDeliverySchema,
+  monitorEventKinds,
+  monitorEventSchema,
+  monitorEventsQuerySchema,
+  monitorMetrics,
+  monitorMuteBodySchema,
+  monitorRenotifyBoundsMinutes,
+  monitorRoutes,
+  monitorRuleFieldsShape,
+  monitorRuleSchema,
+  monitorScopeKinds,
+  monitorScopeSchema,
+  monitorSeriesQuerySchema,
+  monitorSeriesSchema,
+  monitorSeverities,
+  monitorStateSchema,
+  monitorStatuses,
+  monitorWindowBoundsMinutes,
+} from "./monitor-rule.js";
