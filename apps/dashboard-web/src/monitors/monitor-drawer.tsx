@@ -108,7 +108,7 @@ function MonitorDetails(props: { rule: MonitorRule; channelName: (id: string) =>
             {rule.states.map((state) => (
               <tr key={state.scope_value ?? ""} data-testid="monitor-state">
                 <td>
-                  {scopeLabel.value(rule.scope.kind, state.scope_value)}
+                  {scopeLabel.stateOf(rule, state.scope_value)}
                   <div className="small">
                     <Link to={state.activity_url}>Matching calls</Link>
                   </div>

@@ -117,7 +117,7 @@ export function MonitorsScreen() {
         {(rule) => (
           <tr key={rule.id} data-testid={`monitor-${rule.name}`}>
             <td>
-              <button type="button" className="button link" onClick={() => showRule(rule.id)}>
+              <button type="button" className="button link row-title" onClick={() => showRule(rule.id)}>
                 {rule.name}
               </button>
               <div className="small muted">{monitorSeverityLabels[rule.severity]}</div>
@@ -125,7 +125,7 @@ export function MonitorsScreen() {
             <td>{scopeLabel.scope(rule.scope.kind, rule.scope.value)}</td>
             <td className="small">{describeMonitorCondition(rule)}</td>
             <td>
-              <RuleState rule={rule} valueLabel={(value) => scopeLabel.value(rule.scope.kind, value)} />
+              <RuleState rule={rule} valueLabel={(value) => scopeLabel.stateOf(rule, value)} />
             </td>
             <td>
               <MonitorSparkline rule={rule} />
