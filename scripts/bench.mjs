@@ -53,4 +53,10 @@ if (only === "activity") {
   const { runActivityBenchmark } = await import("./bench/activity-bench.mjs");
   await runActivityBenchmark();
 }
+// Seeds a day of rollups for 10 million events on PostgreSQL first: only when asked for by name.
+if (only === "monitors") {
+  console.log("\n## monitors (1,000 rules over 10 million events on PostgreSQL, per evaluation)");
+  const { runMonitorsBenchmark } = await import("./bench/monitors-bench.mjs");
+  await runMonitorsBenchmark();
+}
 process.exit(failed ? 1 : 0);

@@ -24,6 +24,7 @@ import { createInvitationRoutes } from "./resources/invitation-routes.js";
 import { createMcpRoutes } from "./resources/mcp-routes.js";
 import { createMemberRoutes } from "./resources/member-routes.js";
 import { createNotificationChannelRoutes } from "./resources/notification-channel-routes.js";
+import { createMonitorRoutes } from "./resources/monitor-routes.js";
 import { createPlaygroundRoutes } from "./resources/playground-routes.js";
 import { createPolicyRoutes } from "./resources/policy-routes.js";
 import { createProjectRoutes } from "./resources/project-routes.js";
@@ -134,6 +135,7 @@ export function createDashboardRoutes(services: DashboardServices): DashboardRou
     ...createRateLimitRoutes(services),
     ...createTelemetryDestinationRoutes(services),
     ...createNotificationChannelRoutes(services),
+    ...createMonitorRoutes(services),
     ...createMcpRoutes(services),
     ...createPlaygroundRoutes(services),
     ...createUsageRoutes(services),

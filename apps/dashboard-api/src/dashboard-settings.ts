@@ -50,6 +50,11 @@ export interface DashboardSettings {
   mcpOAuthOrigins: string[];
   /** `DASHBOARD_DELIVERY_TIMEOUT_MS`: timeout of test deliveries and OAuth discovery (default 5000). */
   deliveryTimeoutMs: number;
+  /**
+   * `DASHBOARD_MONITOR_INTERVAL_MS`: between two evaluations of the monitors (default 60000; 0 turns
+   * this process's evaluator off). One dashboard of the cluster evaluates at a time (a lease row).
+   */
+  monitorIntervalMs: number;
   /** `REDIS_URL` (the gateways'): control-plane writes are announced there; unset = no announcements (gateways poll). */
   redisUrl: string | null;
   /** `GATEWAY_REDIS_KEY_PREFIX` (default `gateway:`): must match the gateways' so they hear `<prefix>control-plane`. */
@@ -108,6 +113,7 @@ export function readDashboardSettings(environment: NodeJS.ProcessEnv = process.e
       .filter((value) => value !== "")
       .map((value) => normalizeOrigin(value, "DASHBOARD_MCP_OAUTH_ORIGINS")),
     deliveryTimeoutMs: readInteger(environment.DASHBOARD_DELIVERY_TIMEOUT_MS, 5000, "DASHBOARD_DELIVERY_TIMEOUT_MS", 100, 120_000),
+    monitorIntervalMs: readInteger(environment.DASHBOARD_MONITOR_INTERVAL_MS, 60_000, "DASHBOARD_MONITOR_INTERVAL_MS", 0, 3_600_000),
     redisUrl: environment.REDIS_URL?.trim() || null,
     redisKeyPrefix: readRedisKeyPrefix(environment.GATEWAY_REDIS_KEY_PREFIX),
     logLevel: readChoice(environment.DASHBOARD_LOG_LEVEL, ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "DASHBOARD_LOG_LEVEL"),

@@ -26,3 +26,7 @@ export type { SecretCipher } from "./services/dashboard-services.js";
 export { isControlPlaneAction } from "./services/control-plane-announcer.js";
 export type { ControlPlaneChange } from "./services/control-plane-announcer.js";
 export type { LimitCounters, LimitFigureSource } from "./services/limit-counters.js";
+export { createMonitorEvaluator, monitorEvaluatorLeaseName } from "./monitors/create-monitor-evaluator.js";
+export type { MonitorEvaluator, MonitorEvaluatorOptions, MonitorEvaluatorTick } from "./monitors/create-monitor-evaluator.js";
+export { evaluateMonitorRules } from "./monitors/evaluate-monitor-rules.js";
+export type { EvaluateMonitorRulesOptions, MonitorEvaluationResult } from "./monitors/evaluate-monitor-rules.js";

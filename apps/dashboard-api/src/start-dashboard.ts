@@ -10,6 +10,7 @@ import type { ControlPlaneChange } from "./services/control-plane-announcer.js";
 import type { SecretCipher } from "./services/dashboard-services.js";
 import { Redis } from "ioredis";
 import type { LimitCounters } from "./services/limit-counters.js";
+import { createMonitorEvaluator, type MonitorEvaluator } from "./monitors/create-monitor-evaluator.js";
 
 /** Options of {@link startDashboard}. Everything is optional: the defaults come from the environment. */
 export interface StartDashboardOptions {
@@ -107,6 +108,20 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
       resolve();
     });
   });
+  // Monitors: every dashboard runs an evaluator; the lease lets one of them evaluate at a time.
+  let monitors: MonitorEvaluator | null = null;
+  if (settings.monitorIntervalMs > 0) {
+    monitors = createMonitorEvaluator({
+      database,
+      secretBox,
+      mailer: dashboard.services.mailer,
+      logger,
+      intervalMs: settings.monitorIntervalMs,
+      deliveryTimeoutMs: settings.deliveryTimeoutMs,
+      publicUrl: settings.publicUrl,
+    });
+    monitors.start();
+  }
   const port = (server.address() as AddressInfo).port;
   const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`;
   logger.info("dashboard API listening", { url, database: "displayUrl" in database ? String(database.displayUrl) : database.provider, email: dashboard.services.mailer.kind });
@@ -116,6 +131,7 @@ export async function startDashboard(options: StartDashboardOptions = {}): Promi
     url,
     port,
     async close() {
+      await monitors?.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LimitCounters } from "../src/services/limit-counters.js";
 import { databaseTargets } from "./support/test-database.js";
 import { startTestDashboard, type TestDashboard } from "./support/test-dashboard.js";
+import { waitFor } from "./support/wait-for.js";
 
 /**
  * "Numbers you can trust": after every step (spend, gateway restart, Redis restart, a budget created
@@ -45,16 +46,6 @@ async function startFixedUsageProvider(): Promise<{ url: string; server: Server 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server };
 }
 
-/** Waits until `check` holds (polling; bounded so a failure reports instead of hanging). */
-async function waitFor<T>(what: string, read: () => Promise<T> | T, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 for (const scenario of scenarios) {
   describe(`budget figures: ${scenario.name}`, () => {

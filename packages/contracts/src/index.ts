@@ -69,5 +69,6 @@ export {
   monitorSeverities,
   monitorStateSchema,
   monitorStatuses,
+  monitorUpdateBodySchema,
   monitorWindowBoundsMinutes,
 } from "./monitor-rule.js";

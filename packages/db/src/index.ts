@@ -305,3 +305,43 @@ export type { SealedUsageContent, UsageEventContent, UsageEventToWrite } from ".
 export { aggregateHourlyUsageRollups, latencyBucketIndex } from "./usage-hourly-rollups.js";
 export { ensureUsageEventPartitions, listUsageEventPartitions, runUsageMaintenance, sweepUsageRetention, defaultActivityRetentionDays } from "./usage-retention.js";
 export type { UsageMaintenanceOptions, UsageMaintenanceResult } from "./usage-retention.js";
+export type {
+  EvaluatorLeaseClaim,
+  MonitorDeliveryRecord,
+  MonitorEventRecord,
+  MonitorRuleInput,
+  MonitorRuleRecord,
+  MonitorStateRecord,
+  MonitorTransition,
+} from "./monitors.js";
+export {
+  applyMonitorTransition,
+  claimEvaluatorLease,
+  createMonitorRule,
+  deleteMonitorRule,
+  getMonitorRule,
+  getMonitorRuleByName,
+  listEnabledMonitorRules,
+  listMonitorEvents,
+  listMonitorRules,
+  listMonitorStates,
+  listPendingMonitorEvents,
+  recordMonitorDeliveries,
+  recordMonitorValues,
+  releaseEvaluatorLease,
+  setMonitorRuleMute,
+  updateMonitorRule,
+  upsertMonitorRuleByName,
+} from "./monitors.js";
+export type { MonitorRollupDimension, MonitorRollupSums, SumMonitorRollupsOptions } from "./usage-monitor-rollups.js";
+export {
+  aggregateMonitorRollups,
+  deleteExpiredMonitorRollups,
+  monitorRollupColumnIndex,
+  monitorRollupDimensions,
+  monitorRollupGroupStatements,
+  monitorRollupHistogramOffset,
+  monitorRollupSummedColumns,
+  monitorWindowRanges,
+  sumMonitorRollups,
+} from "./usage-monitor-rollups.js";

@@ -7,6 +7,7 @@ import { toStoredUsageAttempts } from "./usage-event-rows.js";
 import { type UsageEventToWrite, usageEventContentStatement, sealUsageEventContents } from "./usage-event-contents.js";
 import type { SecretBox } from "./secret-box.js";
 import { hourlyUsageRollupStatements, rollupModelKey, toInteger } from "./usage-hourly-rollups.js";
+import { monitorRollupStatements } from "./usage-monitor-rollups.js";
 
 /** A stored usage event (the record plus its id). */
 export interface StoredUsageEvent extends UsageEventRecord {
@@ -228,12 +229,13 @@ export function usageRollupStatements(provider: DatabaseProvider, groups: UsageR
   return statements;
 }
 
-/** Adds the events to the daily and hourly rollups (one transaction). */
+/** Adds the events to the daily, hourly and monitor rollups (one transaction). */
 export async function applyUsageRollups(db: SqlClient, events: UsageEventRecord[], options: UsageBatchOptions = {}): Promise<void> {
   if (events.length === 0) return;
   await runInTransaction(db, [
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
     ...hourlyUsageRollupStatements(db.provider, events, options.chunkSize),
+    ...monitorRollupStatements(db.provider, events, options.chunkSize),
   ]);
 }
 
@@ -265,6 +267,7 @@ export async function writeUsageBatch(db: SqlClient, events: UsageEventToWrite[]
     ...usageEventStatements(db.provider, events, options.chunkSize),
     ...usageRollupStatements(db.provider, aggregateUsageRollups(events), options.chunkSize),
     ...hourlyUsageRollupStatements(db.provider, events, options.chunkSize),
+    ...monitorRollupStatements(db.provider, events, options.chunkSize),
     ...lastUsed,
   ]);
   return events.length;

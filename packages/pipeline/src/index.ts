@@ -94,7 +94,7 @@ export { createDeliveryDispatcher } from "./delivery/create-delivery-dispatcher.
 export type { DeliveryDispatcher, DeliveryReport, DeliveryTargets } from "./delivery/create-delivery-dispatcher.js";
 export { deliverNotification } from "./delivery/deliver-notification.js";
 export { deliverTelemetry } from "./delivery/deliver-telemetry.js";
-export type { NotificationEvent } from "./delivery/deliver-notification.js";
+export type { NotificationEvent, NotificationMailer } from "./delivery/deliver-notification.js";
 export { createBudgetThresholdEvent } from "./delivery/limit-notification-events.js";
 export { createMcpAuthorizationFailedEvent } from "./delivery/mcp-notification-events.js";
 export { buildOtlpTraceRequest, createTraceId } from "./delivery/build-otlp-trace-request.js";

@@ -27,6 +27,8 @@ export const allPermissions = [
   "telemetry:write",
   "notifications:read",
   "notifications:write",
+  "monitors:read",
+  "monitors:write",
   "mcp:read",
   "mcp:write",
   "playground:use",

@@ -10,6 +10,8 @@ import {
   listApiKeys,
   listConnections,
   listTeams,
+  listNotificationChannels,
+  upsertMonitorRuleByName,
   revokeApiKey,
   runInTransaction,
   upsertApiKeyBySecret,
@@ -273,6 +275,21 @@ async function applyOrganization(
       }),
     );
   }
+  await applyMonitors(config.monitors, at, {
+    db,
+    organizationId,
+    teamId: (teamName, fieldPath) => teamId(teamName, fieldPath) as string,
+    projectId: (projectName, fieldPath) => {
+      const id = projectIds.get(projectName ?? "");
+      if (id === undefined) throw unknownReference(fieldPath, "project", projectName);
+      return id;
+    },
+    keyId: (projectName, keyName, fieldPath) => {
+      const id = keyIds.get(`${projectName}\u0000${keyName}`);
+      if (id === undefined) throw unknownReference(fieldPath, "API key", keyName);
+      return id;
+    },
+  });
   if (config.singleSignOn !== undefined) {
     await applySingleSignOn(
       config.singleSignOn,
@@ -374,6 +391,66 @@ export function resolveSecret(value: string, fieldPath: string, env: Record<stri
     throw new GatewayConfigError(`${fieldPath}: the environment variable ${name} is not set`, fieldPath);
   }
   return resolved;
+}
+
+/** Resolves the names of an organization's monitors (channels and connections by name) and upserts each by name. */
+async function applyMonitors(
+  monitors: GatewayConfigOrganization["monitors"],
+  at: (field: string) => string,
+  context: {
+    db: DatabaseClient;
+    organizationId: string;
+    teamId(name: string | undefined, fieldPath: string): string;
+    projectId(name: string | undefined, fieldPath: string): string;
+    keyId(project: string | undefined, key: string | undefined, fieldPath: string): string;
+  },
+): Promise<void> {
+  if (monitors.length === 0) return;
+  const { db, organizationId } = context;
+  const channelIds = new Map((await listNotificationChannels(db, organizationId)).map((channel) => [channel.name, channel.id]));
+  const connectionIds = new Map((await listConnections(db, organizationId)).map((connection) => [connection.name, connection.id]));
+  for (const [index, monitor] of monitors.entries()) {
+    const monitorPath = at(`monitors[${index}]`);
+    const channels = monitor.channels.map((channelName, channelIndex) => {
+      const id = channelIds.get(channelName);
+      if (id === undefined) {
+        throw new GatewayConfigError(`${monitorPath}.channels[${channelIndex}]: no notification channel named '${channelName}' in this organization`, `${monitorPath}.channels[${channelIndex}]`);
+      }
+      return id;
+    });
+    const scopeKind = monitor.scope === "key" ? "api_key" : monitor.scope === "clientLabel" ? "client_label" : monitor.scope;
+    let scopeValue: string | null = null;
+    if (!monitor.each) {
+      if (monitor.scope === "project") scopeValue = context.projectId(monitor.project, `${monitorPath}.project`);
+      else if (monitor.scope === "team") scopeValue = context.teamId(monitor.team, `${monitorPath}.team`);
+      else if (monitor.scope === "key") {
+        context.projectId(monitor.project, `${monitorPath}.project`);
+        scopeValue = context.keyId(monitor.project, monitor.key, `${monitorPath}.key`);
+      } else if (monitor.scope === "connection") {
+        scopeValue = connectionIds.get(monitor.connection ?? "") ?? null;
+        if (scopeValue === null) throw unknownReference(`${monitorPath}.connection`, "connection", monitor.connection);
+      } else if (monitor.scope === "model") scopeValue = monitor.model ?? null;
+      else if (monitor.scope === "clientLabel") scopeValue = monitor.clientLabel ?? null;
+    }
+    await step(monitorPath, () =>
+      upsertMonitorRuleByName(db, {
+        organizationId,
+        name: monitor.name,
+        description: monitor.description ?? null,
+        metric: monitor.metric,
+        scopeKind,
+        scopeValue,
+        windowMinutes: monitor.windowMinutes,
+        comparator: monitor.comparator,
+        threshold: monitor.threshold,
+        minCalls: monitor.minCalls,
+        severity: monitor.severity,
+        channelIds: channels,
+        renotifyMinutes: monitor.renotifyMinutes,
+        enabled: monitor.enabled,
+      }),
+    );
+  }
 }
 
 /** Runs one database write; an invalid value it reports is rethrown naming the config field. */

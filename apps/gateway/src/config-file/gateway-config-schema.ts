@@ -1,4 +1,4 @@
-import { connectionKindSchema } from "@gateway/contracts";
+import { connectionKindSchema, monitorRuleFieldsShape } from "@gateway/contracts";
 import {
   budgetAmountUsdSchema,
   budgetThresholdsSchema,
@@ -164,6 +164,46 @@ const rateLimit = z
   })
   .superRefine(requireScopeNames);
 
+/**
+ * A monitor: the dashboard's rule (`/api/monitors`) by name. The scope names what it looks at
+ * (project, key and team by name, connection by name, model and client label by value);
+ * `each: true` evaluates it per value instead. `channels` names notification channels created in
+ * the dashboard. A monitor's mute stays the dashboard's.
+ */
+const monitor = z
+  .strictObject({
+    name,
+    description: monitorRuleFieldsShape.description.optional(),
+    metric: monitorRuleFieldsShape.metric,
+    scope: z.enum(["organization", "project", "team", "key", "model", "connection", "clientLabel"]),
+    project: name.optional(),
+    key: name.optional(),
+    team: name.optional(),
+    connection: name.optional(),
+    model: z.string().trim().min(1).max(300).optional(),
+    clientLabel: z.string().trim().min(1).max(300).optional(),
+    each: z.boolean().default(false),
+    windowMinutes: monitorRuleFieldsShape.window_minutes,
+    comparator: monitorRuleFieldsShape.comparator,
+    threshold: monitorRuleFieldsShape.threshold,
+    minCalls: monitorRuleFieldsShape.min_calls.default(null),
+    severity: monitorRuleFieldsShape.severity.default("warning"),
+    channels: z.array(name).max(20).default([]),
+    renotifyMinutes: monitorRuleFieldsShape.renotify_minutes.default(null),
+    enabled: z.boolean().default(true),
+  })
+  .superRefine((value, context) => {
+    if (value.scope === "organization" || value.each) return;
+    if (value.scope === "key") {
+      if (value.project === undefined) context.addIssue({ code: "custom", path: ["project"], message: "is required when scope is 'key'" });
+      if (value.key === undefined) context.addIssue({ code: "custom", path: ["key"], message: "is required when scope is 'key'" });
+      return;
+    }
+    if (value[value.scope] === undefined) {
+      context.addIssue({ code: "custom", path: [value.scope], message: `is required when scope is '${value.scope}' (or set each: true)` });
+    }
+  });
+
 const role = z.enum(["owner", "admin", "member", "viewer"]);
 const ssoGroup = z.string().trim().min(1).max(256);
 
@@ -217,6 +257,7 @@ const organization = z.strictObject({
   policies: z.array(policy).default([]),
   budgets: z.array(budget).default([]),
   rateLimits: z.array(rateLimit).default([]),
+  monitors: z.array(monitor).default([]),
   singleSignOn: singleSignOn.optional(),
 });
 
