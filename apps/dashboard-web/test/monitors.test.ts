@@ -6,6 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeAccessibilityViolations } from "./support/check-accessibility.js";
 import { chromiumAvailable, launchChromium } from "./support/launch-chromium.js";
+import { type PageTrouble, signInInBrowser, watchPage } from "./support/sign-in-in-browser.js";
 import { type GatewayStack, startGatewayStack } from "./support/start-gateway-stack.js";
 
 type UsageEventRecord = Parameters<typeof writeUsageBatch>[1][number];
@@ -41,8 +42,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: monitors", ()
   let projectId: string;
   let key: { id: string; name: string };
   let demoConnectionId: string;
-  const consoleErrors: string[] = [];
-  const forbidden: string[] = [];
+  let trouble: PageTrouble;
 
   const dashboardApi = async (method: string, pathname: string, body?: unknown) => {
     const response = await fetch(`${stack.dashboardUrl}${pathname}`, {
@@ -68,18 +68,8 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: monitors", ()
     await dashboardApi("POST", "/api/notification-channels", { name: "on-call hook", config: { kind: "webhook", url: webhook.url, secret: "a-signing-secret-of-some-length" } });
 
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("response", (response) => {
-      if (response.status() === 403) forbidden.push(`${response.request().method()} ${response.url()}`);
-    });
-    page.on("console", (message) => {
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) consoleErrors.push(message.text());
-    });
-    page.on("pageerror", (error) => consoleErrors.push(String(error)));
-    await page.goto(`${stack.dashboardUrl}/login`);
-    await page.getByLabel("Email").fill(stack.adminEmail);
-    await page.getByLabel("Password").fill(stack.adminPassword);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByTestId("signed-in-user").waitFor();
+    trouble = watchPage(page);
+    await signInInBrowser(page, stack);
   });
   afterAll(async () => {
     await browser?.close();
@@ -264,7 +254,7 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: monitors", ()
     await confirm.getByRole("button", { name: "Delete monitor" }).click();
     await page.getByRole("heading", { name: "No monitors yet" }).waitFor();
     expect((await dashboardApi("GET", "/api/monitors")).data).toEqual([]);
-    expect(forbidden).toEqual([]);
-    expect(consoleErrors).toEqual([]);
+    expect(trouble.forbidden).toEqual([]);
+    expect(trouble.consoleErrors).toEqual([]);
   });
 });
