@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateApiKey, getOrganizationBySlug, openDataPlaneDatabase } from "@gateway/db";
 import { applyGatewayConfig, parseGatewayConfig, readGatewaySettings, serveGateway, type RunningGateway } from "@gateway/gateway";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSilentLogger } from "../src/dashboard-logger.js";
 import { createMonitorEvaluator, type MonitorEvaluator } from "../src/monitors/create-monitor-evaluator.js";
 import { startLocalHttpServer } from "./support/local-http-server.js";
@@ -120,8 +120,12 @@ for (const target of databaseTargets) {
       );
     }, 60_000);
 
+    // A failed test must not leave its evaluator holding the lease for the next one.
+    afterEach(async () => {
+      await Promise.all(evaluators.splice(0).map((each) => each.stop()));
+    });
+
     afterAll(async () => {
-      await Promise.all(evaluators.map((each) => each.stop()));
       await gateway?.close();
       await harness?.close();
       await Promise.all([webhook?.close(), smtp?.close(), new Promise<void>((resolve) => provider?.server.close(() => resolve()))]);
@@ -153,7 +157,7 @@ for (const target of databaseTargets) {
         body: { name: "bad", metric: "error_rate", scope: { kind: "project", value: "nope" }, window_minutes: 5, comparator: "gt", threshold: 1 },
       });
       expect(bad.status).toBe(400);
-      expect(bad.body.error).toMatchObject({ code: "invalid_request", param: "scope.value" });
+      expect(bad.body.error).toMatchObject({ code: "invalid_request", message: "No project nope in this organization." });
       const tooShort = await harness.request("POST", "/api/monitors", {
         cookie: owner,
         body: { name: "bad", metric: "requests", scope: { kind: "organization", value: null }, window_minutes: 1, comparator: "gt", threshold: 1 },
@@ -166,7 +170,7 @@ for (const target of databaseTargets) {
       expect(denied.status).toBe(403);
       const listed = await harness.request("GET", "/api/monitors", { cookie: viewer });
       expect(listed.status).toBe(200);
-    });
+    }, 30_000);
 
     it("declares monitors in the configuration file, idempotently, with channels and scopes by name", async () => {
       const configText = (monitors: unknown[]) =>
@@ -198,7 +202,7 @@ for (const target of databaseTargets) {
       expect(again.body.data.map((monitor: { updated_at: string }) => monitor.updated_at)).toEqual(listed.body.data.map((monitor: { updated_at: string }) => monitor.updated_at));
       await expect(apply([{ ...declared[0], channels: ["nope"] }])).rejects.toThrow(/monitors\[0\]\.channels\[0\]: no notification channel named 'nope'/);
       for (const monitor of again.body.data) await harness.request("DELETE", `/api/monitors/${monitor.id}`, { cookie: owner });
-    });
+    }, 30_000);
 
     it("fires once through a real SMTP server and a webhook, and resolves once after recovery", async () => {
       const created = await harness.request("POST", "/api/monitors", {
@@ -228,7 +232,7 @@ for (const target of databaseTargets) {
       const fired = webhookMessages()[0]!;
       expect(fired.data).toMatchObject({ monitor_id: monitorId, kind: "fired", value: 1, threshold: 0.5, window_minutes: 5, calls: 4, severity: "critical" });
       expect(String(fired.data.activity_url)).toMatch(/^http:\/\/dashboard\.test\/activity\?from=/);
-      expect(smtp.received[0]!.raw).toContain("provider errors");
+      expect(smtp.received[0]!.raw).toContain("error rate is 1 over the last 5 minutes");
       expect(webhook.received[0]!.headers["x-gateway-signature"]).toBeTruthy();
       const firing = await harness.request("GET", `/api/monitors/${monitorId}`, { cookie: viewer });
       expect(firing.body).toMatchObject({ status: "firing", states: [{ scope_value: null, status: "firing", value: 1, calls: 4 }] });
@@ -261,9 +265,8 @@ for (const target of databaseTargets) {
       expect(series.status, series.text).toBe(200);
       expect(series.body.points).toHaveLength(5);
       expect(series.body.points.at(-1)).toMatchObject({ calls: 12, value: 4 / 12 });
-      await first.stop();
       await harness.request("DELETE", `/api/monitors/${monitorId}`, { cookie: owner });
-    });
+    }, 60_000);
 
     it("records a failed delivery on the event", async () => {
       const refusing = await startLocalHttpServer((_request, response) => response.writeHead(503).end("down"));
@@ -284,12 +287,11 @@ for (const target of databaseTargets) {
         expect(events.body.data).toHaveLength(1);
         expect(events.body.data[0]).toMatchObject({ kind: "fired", scope_value: expect.any(String) });
         expect(events.body.data[0].deliveries).toEqual([expect.objectContaining({ channel_name: "refusing", status: "failed", error: expect.stringContaining("503") })]);
-        await checker.stop();
         await harness.request("DELETE", `/api/monitors/${created.body.id}`, { cookie: owner });
       } finally {
         await refusing.close();
       }
-    });
+    }, 60_000);
 
     it("hands the lease over without losing or repeating a notification", async () => {
       const created = await harness.request("POST", "/api/monitors", {
@@ -327,6 +329,6 @@ for (const target of databaseTargets) {
       expect(webhookMessages().slice(before).map((message) => message.type)).toEqual(["monitor.fired", "monitor.resolved"]);
       const events = await harness.request("GET", `/api/monitors/${created.body.id}/events`, { cookie: owner });
       expect(events.body.data.map((event: { kind: string }) => event.kind)).toEqual(["resolved", "fired"]);
-    });
+    }, 60_000);
   });
 }

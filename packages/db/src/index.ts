@@ -317,6 +317,7 @@ export type {
 export {
   applyMonitorTransition,
   claimEvaluatorLease,
+  claimMonitorEventDeliveries,
   createMonitorRule,
   deleteMonitorRule,
   getMonitorRule,

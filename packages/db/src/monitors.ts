@@ -219,6 +219,14 @@ export async function listPendingMonitorEvents(db: DatabaseClient, limit = 100):
   return (await db.prisma.monitorEvent.findMany({ where: { deliveryPending: true }, orderBy: [{ occurredAt: "asc" }, { id: "asc" }], take: limit })).map(toEvent);
 }
 
+/**
+ * Claims an event's pending deliveries for sending: true for exactly one caller (the outbox flag
+ * is cleared atomically), so two evaluators that both see the event never both send it.
+ */
+export async function claimMonitorEventDeliveries(db: DatabaseClient, eventId: string): Promise<boolean> {
+  return (await db.prisma.monitorEvent.updateMany({ where: { id: eventId, deliveryPending: true }, data: { deliveryPending: false } })).count === 1;
+}
+
 /** Records the outcome of an event's deliveries (clears the outbox flag). */
 export async function recordMonitorDeliveries(db: DatabaseClient, eventId: string, deliveries: MonitorDeliveryRecord[]): Promise<void> {
   await db.prisma.monitorEvent.update({ where: { id: eventId }, data: { deliveries: deliveries as never, deliveryPending: deliveries.some((delivery) => delivery.status === "pending") } });

@@ -51,8 +51,8 @@ export interface MonitorEvaluator {
  * `monitors` lease row evaluates, and another takes the row over once it has not been renewed
  * for `leaseMs` (its holder died or hangs). Every state change is written fenced by the lease,
  * and notifications leave through an outbox written in the same transaction, so a takeover or a
- * restart neither loses nor repeats a notification (a crash between sending and recording
- * the outcome is the one case that can send twice).
+ * restart neither loses nor repeats a notification (each event is claimed by one sender; a
+ * crash between the claim and recording the outcome leaves the delivery shown as `pending`).
  */
 export function createMonitorEvaluator(options: MonitorEvaluatorOptions): MonitorEvaluator {
   const holder = options.holder ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;

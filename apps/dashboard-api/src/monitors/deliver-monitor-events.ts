@@ -1,4 +1,5 @@
 import {
+  claimMonitorEventDeliveries,
   getMonitorRule,
   getNotificationChannelWithConfig,
   listPendingMonitorEvents,
@@ -87,12 +88,16 @@ export function monitorNotification(rule: Pick<MonitorRuleRecord, "name" | "desc
 /**
  * Sends the pending deliveries of monitor events (the outbox the evaluator fills in the same
  * transaction as a state change) and records each outcome on the event: `delivered`, or `failed`
- * with the reason. A delivery is attempted once; a failure is recorded, not retried.
+ * with the reason. Each event is claimed before sending (one sender, even with two evaluators);
+ * a delivery is attempted once, and a failure is recorded, not retried. A process that dies
+ * between the claim and the record leaves the delivery shown as `pending`.
  */
 export async function deliverMonitorEvents(options: DeliverMonitorEventsOptions): Promise<number> {
   const { database } = options;
   let attempted = 0;
   for (const event of await listPendingMonitorEvents(database)) {
+    // Another evaluator (a former lease holder still finishing its tick) may be sending it already.
+    if (!(await claimMonitorEventDeliveries(database, event.id))) continue;
     const rule = await getMonitorRule(database, event.organizationId, event.ruleId);
     const deliveries: MonitorDeliveryRecord[] = [];
     for (const delivery of event.deliveries) {

@@ -108,7 +108,7 @@ CREATE TABLE "evaluator_leases" (
 );
 
 -- CreateIndex
-CREATE INDEX "usage_monitor_rollups_organization_id_bucket_minutes_bucket_start_idx" ON "usage_monitor_rollups"("organization_id", "bucket_minutes", "bucket_start");
+CREATE INDEX "usage_monitor_rollups_organization_bucket" ON "usage_monitor_rollups"("organization_id", "bucket_minutes", "bucket_start");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "usage_monitor_rollups_natural_key" ON "usage_monitor_rollups"("bucket_minutes", "bucket_start", "organization_id", "project_id", "team_id", "api_key_id", "model", "connection_id", "client_label");
