@@ -41,7 +41,7 @@ function ScopeValueField(props: { kind: MonitorScopeKind; value: string; onChang
       : props.kind === "team"
         ? names.teams.map((team) => ({ value: team.id, label: team.name }))
         : props.kind === "api_key"
-          ? names.keys.map((key) => ({ value: key.id, label: `${key.name} (${key.prefix}…${key.last_four})` }))
+          ? names.keys.filter((key) => key.status === "active").map((key) => ({ value: key.id, label: `${key.name} (${key.prefix}…${key.last_four})` }))
           : (connections.data?.data ?? []).map((connection) => ({ value: connection.id, label: connection.name }));
   // A target this role cannot list still shows (as its id) rather than vanishing from the rule.
   const options = props.value !== "" && !targets.some((target) => target.value === props.value) ? [...targets, { value: props.value, label: props.value }] : targets;
