@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import type { ActivityAttempt, ActivityCallDetail } from "../api/api-types.js";
 import { CopyButton } from "../components/copy-button.js";
 import { Dialog } from "../components/dialog.js";
 import { ErrorNotice } from "../components/error-notice.js";
+import { Facts } from "../components/facts.js";
 import { LoadingState } from "../components/loading-state.js";
 import { type BadgeTone, StatusBadge } from "../components/status-badge.js";
 import { isApiError } from "../api/api-error.js";
@@ -26,20 +27,6 @@ export interface CallNames {
   member(id: string | null): string;
   connection(id: string | null): string;
   budget(id: string): string;
-}
-
-/** A list of facts: term and description pairs, the description "–" when there is nothing. */
-function Facts(props: { items: [string, ReactNode][]; label?: string }) {
-  return (
-    <dl className="facts" aria-label={props.label}>
-      {props.items.map(([term, description]) => (
-        <div key={term}>
-          <dt>{term}</dt>
-          <dd>{description ?? "–"}</dd>
-        </div>
-      ))}
-    </dl>
-  );
 }
 
 /** Each provider attempt in order: the target, its answer, how long it took and what became of it. */

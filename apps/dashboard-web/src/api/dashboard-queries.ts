@@ -29,6 +29,13 @@ export const dashboardQueries = {
     queryOptions({ queryKey: ["invitations", query], queryFn: () => callApi(dashboardClient.GET("/api/invitations", { params: { query } })) }),
   telemetryDestinations: () => queryOptions({ queryKey: ["telemetry-destinations"], queryFn: () => callApi(dashboardClient.GET("/api/telemetry-destinations")) }),
   notificationChannels: () => queryOptions({ queryKey: ["notification-channels"], queryFn: () => callApi(dashboardClient.GET("/api/notification-channels")) }),
+  monitors: () => queryOptions({ queryKey: ["monitors"], queryFn: () => callApi(dashboardClient.GET("/api/monitors")), refetchInterval: 30_000 }),
+  monitorSeries: (monitorId: string, query: Query<"/api/monitors/{monitor_id}/series"> = {}) =>
+    queryOptions({
+      queryKey: ["monitors", monitorId, "series", query],
+      queryFn: () => callApi(dashboardClient.GET("/api/monitors/{monitor_id}/series", { params: { path: { monitor_id: monitorId }, query } })),
+      refetchInterval: 60_000,
+    }),
   mcpServers: () => queryOptions({ queryKey: ["mcp-servers"], queryFn: () => callApi(dashboardClient.GET("/api/mcp/servers")) }),
   mcpTokens: () => queryOptions({ queryKey: ["mcp-tokens"], queryFn: () => callApi(dashboardClient.GET("/api/mcp/tokens")) }),
   usageSeries: (query: Query<"/api/usage/series">) =>

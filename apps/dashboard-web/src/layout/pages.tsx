@@ -9,6 +9,7 @@ import { GuardrailsScreen } from "../screens/guardrails-screen.js";
 import { McpScreen } from "../screens/mcp-screen.js";
 import { MembersScreen } from "../screens/members-screen.js";
 import { ModelsScreen } from "../screens/models-screen.js";
+import { MonitorsScreen } from "../screens/monitors-screen.js";
 import { NotificationsScreen } from "../screens/notifications-screen.js";
 import { OrganizationScreen } from "../screens/organization-screen.js";
 import { OverviewScreen } from "../screens/overview-screen.js";
@@ -39,6 +40,7 @@ export const pages: readonly Page[] = [
   { group: "Overview", path: "/", label: "Overview", operation: "get /api/organization", element: <OverviewScreen /> },
   { group: "Overview", path: "/usage", label: "Usage", operation: "get /api/usage/series", element: <UsageScreen /> },
   { group: "Overview", path: "/activity", label: "Activity", operation: "get /api/activity", element: <ActivityScreen /> },
+  { group: "Overview", path: "/monitors", label: "Monitors", operation: "get /api/monitors", element: <MonitorsScreen /> },
   { group: "Overview", path: "/playground", label: "Playground", operation: "post /api/playground/chat", element: <PlaygroundScreen /> },
   { group: "Access", path: "/api-keys", label: "API keys", operation: "get /api/api-keys", element: <ApiKeysScreen /> },
   { group: "Access", path: "/projects", label: "Projects", operation: "get /api/projects", element: <ProjectsScreen /> },

@@ -33,9 +33,10 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts what `pnpm start` starts (both apps built), on a fresh SQLite directory, with the first
- * owner's password fixed and invitations sent to `smtpUrl` (null: no mail transport, `SMTP_URL` unset).
+ * owner's password fixed and invitations sent to `smtpUrl` (null: no mail transport, `SMTP_URL` unset);
+ * `env` adds settings (e.g. a shorter `DASHBOARD_MONITOR_INTERVAL_MS`).
  */
-export async function startGatewayStack(options: { smtpUrl: string | null }): Promise<GatewayStack> {
+export async function startGatewayStack(options: { smtpUrl: string | null; env?: Record<string, string> }): Promise<GatewayStack> {
   const directory = mkdtempSync(path.join(tmpdir(), "dashboard-web-e2e-"));
   const dashboardPort = await freePort();
   const dashboardUrl = `http://127.0.0.1:${dashboardPort}`;
@@ -52,6 +53,7 @@ export async function startGatewayStack(options: { smtpUrl: string | null }): Pr
       DASHBOARD_PORT: String(dashboardPort),
       DASHBOARD_ORIGIN: dashboardUrl,
       ...(options.smtpUrl === null ? {} : { SMTP_URL: options.smtpUrl }),
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
