@@ -26,6 +26,7 @@
 //   BENCH_SCALE_LOAD             `off`: skip the load scenarios (hot/spread, revocations under load);
 //                                the seed, start, reload, idle revocation and dashboard figures remain
 //   BENCH_NODE_FLAGS             the gateway's Node flags (default: its production command line)
+//   BENCH_DASHBOARD_NODE_FLAGS   the dashboard's Node flags (default none; e.g. `--cpu-prof` to profile its calls)
 // Figures are printed, never asserted. The machine is shared: the load average is printed too.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -51,6 +52,7 @@ const idleRevocations = Number(process.env.BENCH_SCALE_REVOCATIONS ?? "20");
 const loadedRevocations = Number(process.env.BENCH_SCALE_LOADED_REVOCATIONS ?? "10");
 const sessionCalls = Number(process.env.BENCH_SCALE_SESSION_CALLS ?? "20");
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--no-memory-reducer --v8-pool-size=1 --max-semi-space-size=4").split(" ").filter(Boolean);
+const dashboardNodeFlags = (process.env.BENCH_DASHBOARD_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const changeWindowMs = 3000;
 const withLoad = process.env.BENCH_SCALE_LOAD !== "off";
 
@@ -334,7 +336,7 @@ async function measureSize(keyCount) {
     startNs = process.hrtime.bigint();
     dashboard = startProcess(
       process.execPath,
-      [join(root, "apps/dashboard-api/dist/main.js")],
+      [...dashboardNodeFlags, join(root, "apps/dashboard-api/dist/main.js")],
       { ...sharedEnv, DASHBOARD_PORT: String(dashboardPort), DASHBOARD_HOST: "127.0.0.1", DASHBOARD_WEB_ROOT: "off", DASHBOARD_LOG_FORMAT: "json", GATEWAY_DATA_DIR: workDirectory },
       /dashboard API listening/,
     );

@@ -85,8 +85,9 @@ function budgetStatus(
 
 /**
  * `/api/usage/budgets` and `/api/usage/rate-limits`: the figures admission uses. With readable
- * counters (Redis, or the gateway in this process) they are read there, a missing budget counter
- * being rebuilt from recorded usage first; otherwise (or when the counters cannot be reached) the
+ * counters (Redis, or the gateway in this process) they are read there, all of them in one read
+ * (one Redis pipeline), missing budget counters being rebuilt from recorded usage first (one
+ * grouped query); otherwise (or when the counters cannot be reached) the
  * recorded usage, aggregated once for all budgets and once per 400 rate limits.
  */
 export function createLimitStatusRoutes(services: DashboardServices): DashboardRoute[] {
@@ -113,7 +114,7 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         const nowMs = services.now().getTime();
         if (counters !== null) {
           try {
-            const usages = await Promise.all(budgets.map((budget) => counters.reader.readBudgetUsage(budgetRuleOf(budget))));
+            const usages = await counters.reader.readBudgetUsages(budgets.map(budgetRuleOf));
             const statuses = budgets.map((budget, index) =>
               budgetStatus(budget, nowMs, { spent: usages[index]!.spentMicros, reserved: usages[index]!.reservedMicros, source: counters.source }),
             );
@@ -158,7 +159,7 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         if (limits.length === 0) return { status: 200, body: fullList([]) };
         if (counters !== null) {
           try {
-            const usages = await Promise.all(limits.map((limit) => counters.reader.readRateLimitUsage(limit)));
+            const usages = await counters.reader.readRateLimitUsages(limits);
             return { status: 200, body: fullList(limits.map((limit, index) => present(limit, { ...usages[index]!, source: counters.source }))) };
           } catch (error) {
             warnFallback(error);
