@@ -106,7 +106,7 @@ export interface SettlementPlanOutcome {
   unseeded: number[];
 }
 
-/** A budget counter as read by {@link CounterStore.readBudget}. */
+/** A budget counter as read by {@link CounterStore.readBudgets}. */
 export interface BudgetCounterState {
   spentMicros: number;
   /** Sum of live (unexpired, unsettled) reservations. */
@@ -146,7 +146,7 @@ export interface TokenWindowSeedStep {
   entries: readonly { id: string; time: number; tokens: number }[];
 }
 
-/** The keys of one rate limit, as read by {@link CounterStore.readRateLimit}. */
+/** The keys of one rate limit, as read by {@link CounterStore.readRateLimits}. */
 export interface RateLimitReadStep {
   requestKey: string;
   tokenKey: string;
