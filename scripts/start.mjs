@@ -36,7 +36,7 @@ if (gatewayAddress.hostname === "0.0.0.0" || gatewayAddress.hostname === "[::]")
 const settings = process.env.DASHBOARD_GATEWAY_PUBLIC_URL?.trim() ? {} : { gatewayPublicUrl: gatewayAddress.origin };
 // The budget and rate-limit statuses read the gateway's own counters (with REDIS_URL they are the shared ones).
 const limitCounters =
-  gateway.runtime.admission && typeof gateway.runtime.admission.readBudgetUsage === "function"
+  gateway.runtime.admission && typeof gateway.runtime.admission.readBudgetUsages === "function"
     ? { reader: gateway.runtime.admission, source: gateway.runtime.counterSource ?? "instance_counters" }
     : null;
 // One database handle and one secret box for both (the dashboard encrypts what the gateway decrypts).

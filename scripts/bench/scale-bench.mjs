@@ -6,7 +6,8 @@
 // (dashboard DELETE -> the gateway answers 401) idle and under load, snapshot reloads per change
 // (the gateway's `gateway_snapshot_reloads_total`), the worst latency in the 3 s after a change
 // against the steady p99, CPU per request and p99 for one hot key vs traffic spread over many
-// keys, peak RSS, and the dashboard's session call, revoke, budget and rate-limit status calls.
+// keys, the first GET /v1/models of a policy chain, peak RSS, and the dashboard's session call,
+// revoke, budget and rate-limit status calls.
 //
 // Environment (all optional):
 //   BENCH_SCALE_KEYS             sizes, comma-separated (default 10000; e.g. 10000,100000,1000000)
@@ -26,6 +27,7 @@
 //   BENCH_SCALE_LOAD             `off`: skip the load scenarios (hot/spread, revocations under load);
 //                                the seed, start, reload, idle revocation and dashboard figures remain
 //   BENCH_NODE_FLAGS             the gateway's Node flags (default: its production command line)
+//   BENCH_DASHBOARD_NODE_FLAGS   the dashboard's Node flags (default none; e.g. `--cpu-prof` to profile its calls)
 // Figures are printed, never asserted. The machine is shared: the load average is printed too.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -51,6 +53,7 @@ const idleRevocations = Number(process.env.BENCH_SCALE_REVOCATIONS ?? "20");
 const loadedRevocations = Number(process.env.BENCH_SCALE_LOADED_REVOCATIONS ?? "10");
 const sessionCalls = Number(process.env.BENCH_SCALE_SESSION_CALLS ?? "20");
 const nodeFlags = (process.env.BENCH_NODE_FLAGS ?? "--no-memory-reducer --v8-pool-size=1 --max-semi-space-size=4").split(" ").filter(Boolean);
+const dashboardNodeFlags = (process.env.BENCH_DASHBOARD_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 const changeWindowMs = 3000;
 const withLoad = process.env.BENCH_SCALE_LOAD !== "off";
 
@@ -329,12 +332,27 @@ async function measureSize(keyCount) {
     }
     figures.gatewayFirstAnswerMs = elapsedMs(startNs);
 
+    // GET /v1/models: the first call of a policy chain after the start, then the same key again
+    // (keys 2..21 open projects 2..21, each with its own policy: 20 chains).
+    step("models lists");
+    figures.modelsFirstMs = [];
+    figures.modelsAgainMs = [];
+    for (let keyIndex = 2; keyIndex <= Math.min(21, keyCount); keyIndex += 1) {
+      for (const times of [figures.modelsFirstMs, figures.modelsAgainMs]) {
+        const callNs = process.hrtime.bigint();
+        const response = await fetch(`${gatewayUrl}/v1/models`, { headers: { authorization: `Bearer ${scaleKeySecret(keyIndex)}` } });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`GET /v1/models answered ${response.status}`);
+        times.push(elapsedMs(callNs));
+      }
+    }
+
     step("starting the dashboard");
     const dashboardPort = await freePort();
     startNs = process.hrtime.bigint();
     dashboard = startProcess(
       process.execPath,
-      [join(root, "apps/dashboard-api/dist/main.js")],
+      [...dashboardNodeFlags, join(root, "apps/dashboard-api/dist/main.js")],
       { ...sharedEnv, DASHBOARD_PORT: String(dashboardPort), DASHBOARD_HOST: "127.0.0.1", DASHBOARD_WEB_ROOT: "off", DASHBOARD_LOG_FORMAT: "json", GATEWAY_DATA_DIR: workDirectory },
       /dashboard API listening/,
     );
@@ -346,12 +364,18 @@ async function measureSize(keyCount) {
     step("dashboard calls");
     // Dashboard calls at this many projects.
     await timedCalls(call, "GET", "/v1/auth/session", 3);
-    figures.sessionMs = await timedCalls(call, "GET", "/v1/auth/session", sessionCalls);
+    // The dashboard's CPU per call too: a figure the machine's load inflates far less than the times.
+    const dashboardCpuMs = async (calls) => {
+      const before = readCpuMicros(dashboard.child.pid);
+      const times = await calls();
+      return { times, cpuMsPerCall: (readCpuMicros(dashboard.child.pid) - before) / 1000 / times.length };
+    };
+    ({ times: figures.sessionMs, cpuMsPerCall: figures.sessionCpuMs } = await dashboardCpuMs(() => timedCalls(call, "GET", "/v1/auth/session", sessionCalls)));
     // The first status read rebuilds the counters that traffic never touched (cold); then steady.
     [figures.budgetStatusColdMs] = await timedCalls(call, "GET", "/api/usage/budgets", 1);
-    figures.budgetStatusMs = await timedCalls(call, "GET", "/api/usage/budgets", 5);
+    ({ times: figures.budgetStatusMs, cpuMsPerCall: figures.budgetStatusCpuMs } = await dashboardCpuMs(() => timedCalls(call, "GET", "/api/usage/budgets", 5)));
     [figures.rateLimitStatusColdMs] = await timedCalls(call, "GET", "/api/usage/rate-limits", 1);
-    figures.rateLimitStatusMs = await timedCalls(call, "GET", "/api/usage/rate-limits", 5);
+    ({ times: figures.rateLimitStatusMs, cpuMsPerCall: figures.rateLimitStatusCpuMs } = await dashboardCpuMs(() => timedCalls(call, "GET", "/api/usage/rate-limits", 5)));
 
     // Revocations, idle: keys from the end (never the hot key or the spread traffic's keys).
     const spreadCount = Math.min(keyCount - idleRevocations - loadedRevocations - 1, Number(process.env.BENCH_SCALE_SPREAD_KEYS ?? "100000"));
@@ -359,9 +383,14 @@ async function measureSize(keyCount) {
     const takeKeys = (count) => Array.from({ length: count }, () => nextRevoked--);
     step("idle revocations");
     const reloadsBefore = await readCounter(metricsUrl, "gateway_snapshot_reloads_total");
+    const deltasBefore = await readCounter(metricsUrl, "gateway_snapshot_deltas_total");
+    const revocationCpuBefore = readCpuMicros(gateway.child.pid);
     const idle = await revokeKeys({ call, gatewayUrl, keyIndexes: takeKeys(idleRevocations) });
+    // The gateway's CPU per idle revocation: applying the change, plus the calls that wait for the 401.
+    figures.gatewayCpuPerRevocationMs = (readCpuMicros(gateway.child.pid) - revocationCpuBefore) / 1000 / Math.max(1, idle.length);
     await sleep(1500);
     figures.reloadsPerChange = (await readCounter(metricsUrl, "gateway_snapshot_reloads_total") - reloadsBefore) / Math.max(1, idle.length);
+    figures.deltasPerChange = (await readCounter(metricsUrl, "gateway_snapshot_deltas_total") - deltasBefore) / Math.max(1, idle.length);
     figures.idleRevocations = idle;
 
     if (!withLoad) {
@@ -421,20 +450,22 @@ function printFigures(figures) {
     ["seed (migrate + bulk insert)", `${format(figures.migrateMs, 0)} + ${format(figures.seedMs, 0)} ms`],
     ["gateway start: listening / first answer", `${format(figures.gatewayListeningMs, 0)} / ${format(figures.gatewayFirstAnswerMs, 0)} ms`],
     ["dashboard start: listening", `${format(figures.dashboardListeningMs, 0)} ms`],
+    [`GET /v1/models, first call of a chain / same key again, median / max (${figures.modelsFirstMs.length} chains)`, `${format(median(figures.modelsFirstMs), 1)} / ${format(maximum(figures.modelsFirstMs), 1)} ms, ${format(median(figures.modelsAgainMs), 1)} / ${format(maximum(figures.modelsAgainMs), 1)} ms`],
     ["one reload alone: load + compile", `${format(figures.reloadAlone.loadMs, 0)} + ${format(figures.reloadAlone.compileMs, 0)} ms`],
     [`revocation idle, median / max (${idleRefused.length})`, `${format(median(idleRefused), 0)} / ${format(maximum(idleRefused), 0)} ms`],
     [`revocation under ${rate} req/s, median / max (${loadedRefused.length})`, `${format(median(loadedRefused), 0)} / ${format(maximum(loadedRefused), 0)} ms`, "load"],
-    ["snapshot reloads per change (idle)", format(figures.reloadsPerChange, 2)],
+    ["full snapshot reloads / deltas applied, per change (idle)", `${format(figures.reloadsPerChange, 2)} / ${format(figures.deltasPerChange, 2)}`],
+    ["gateway CPU per idle revocation (the change, and the calls polling for the 401)", `${format(figures.gatewayCpuPerRevocationMs, 1)} ms`],
     [`steady p99, hot key at ${rate} req/s`, `${format(hot.p99Ms, 2)} ms`, "load"],
     ["worst latency in the 3 s after a change, median / max over changes", `${format(median(worstAfterChange), 1)} / ${format(maximum(worstAfterChange), 1)} ms`, "load"],
     ["p99 under load with changes", `${format(underLoad.p99Ms, 2)} ms (errors ${underLoad.result.errors})`, "load"],
     [`CPU per request, hot / spread over ${figures.spreadKeys} keys (${figures.spreadProjects} projects)`, `${format(hot.cpuMicrosPerRequest, 0)} / ${format(spread.cpuMicrosPerRequest, 0)} us`, "load"],
     ["p99, hot / spread", `${format(hot.p99Ms, 2)} / ${format(spread.p99Ms, 2)} ms (errors ${hot.result.errors} / ${spread.result.errors})`, "load"],
     ["peak RSS, gateway / dashboard", `${format(figures.gatewayPeakRssMb, 0)} / ${format(figures.dashboardPeakRssMb, 0)} MB`],
-    [`dashboard session call at ${seeded.projectCount} projects, median / max (${figures.sessionMs.length})`, `${format(median(figures.sessionMs), 1)} / ${format(maximum(figures.sessionMs), 1)} ms`],
+    [`dashboard session call at ${seeded.projectCount} projects, median / max (${figures.sessionMs.length})`, `${format(median(figures.sessionMs), 1)} / ${format(maximum(figures.sessionMs), 1)} ms (dashboard CPU ${format(figures.sessionCpuMs, 1)} ms per call)`],
     [`dashboard key revocation (DELETE) at ${seeded.projectCount} projects, median / max (${deletes.length})`, `${format(median(deletes), 1)} / ${format(maximum(deletes), 1)} ms`],
-    [`GET /api/usage/budgets (${seeded.budgetCount} budgets), first (counters rebuilt) / median / max`, `${format(figures.budgetStatusColdMs, 1)} / ${format(median(figures.budgetStatusMs), 1)} / ${format(maximum(figures.budgetStatusMs), 1)} ms`],
-    [`GET /api/usage/rate-limits (${seeded.limitCount} limits), first / median / max`, `${format(figures.rateLimitStatusColdMs, 1)} / ${format(median(figures.rateLimitStatusMs), 1)} / ${format(maximum(figures.rateLimitStatusMs), 1)} ms`],
+    [`GET /api/usage/budgets (${seeded.budgetCount} budgets), first (counters rebuilt) / median / max`, `${format(figures.budgetStatusColdMs, 1)} / ${format(median(figures.budgetStatusMs), 1)} / ${format(maximum(figures.budgetStatusMs), 1)} ms (dashboard CPU ${format(figures.budgetStatusCpuMs, 1)} ms per steady call)`],
+    [`GET /api/usage/rate-limits (${seeded.limitCount} limits), first / median / max`, `${format(figures.rateLimitStatusColdMs, 1)} / ${format(median(figures.rateLimitStatusMs), 1)} / ${format(maximum(figures.rateLimitStatusMs), 1)} ms (dashboard CPU ${format(figures.rateLimitStatusCpuMs, 1)} ms per steady call)`],
   ];
   console.log(
     `\n### ${figures.keyCount} keys, ${seeded.projectCount} projects, ${scaleShape.routes} routes, ${seeded.policyCount} policies (${Math.min(scaleShape.guardrailPolicies, seeded.policyCount - 1)} with guardrails), ${seeded.budgetCount} budgets, ${seeded.limitCount} rate limits (${databaseSetting === "sqlite" ? "SQLite" : "PostgreSQL"}${redisSetting !== "off" && databaseSetting !== "sqlite" ? " + Redis" : ""})`,

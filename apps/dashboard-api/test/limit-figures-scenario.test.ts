@@ -42,8 +42,8 @@ for (const scenario of scenarios) {
     const inProcessCounters: LimitCounters = {
       source: "instance_counters",
       reader: {
-        readBudgetUsage: (budget) => gateways[0]!.runtime.admission.readBudgetUsage(budget),
-        readRateLimitUsage: (limit) => gateways[0]!.runtime.admission.readRateLimitUsage(limit),
+        readBudgetUsages: (budgets) => gateways[0]!.runtime.admission.readBudgetUsages(budgets),
+        readRateLimitUsages: (limits) => gateways[0]!.runtime.admission.readRateLimitUsages(limits),
       },
     };
 

@@ -176,7 +176,7 @@ export interface GatewayRuntime {
   /**
    * Where the admission counters live: `shared_counters` (Redis, every instance) or
    * `instance_counters` (this process's memory). The dashboard in the same process reads
-   * `admission.readBudgetUsage` / `readRateLimitUsage` and labels the figures with it.
+   * `admission.readBudgetUsages` / `readRateLimitUsages` and labels the figures with it.
    */
   counterSource: "shared_counters" | "instance_counters";
   /** Background delivery of usage traces and budget/limit notifications. */

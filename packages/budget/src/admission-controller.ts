@@ -179,8 +179,15 @@ export interface AdmissionController {
   admitDecision(input: Omit<AdmitInput, "isDecision">): Promise<Admission>;
   /** Current spend of a budget (for dashboards and tests); seeds its counter from recorded usage when missing. */
   readBudgetUsage(budget: BudgetRule): Promise<BudgetUsage>;
+  /**
+   * {@link readBudgetUsage} of several budgets, in their order, with one store read (one Redis
+   * pipeline) and, when some counters are missing, their seeds started together and one more read.
+   */
+  readBudgetUsages(budgets: readonly BudgetRule[]): Promise<BudgetUsage[]>;
   /** Current window of a rate limit, from the limiter's own counters. */
   readRateLimitUsage(rule: RateLimitRule): Promise<RateLimitUsage>;
+  /** {@link readRateLimitUsage} of several rate limits, in their order, read together like {@link readBudgetUsages}. */
+  readRateLimitUsages(rules: readonly RateLimitRule[]): Promise<RateLimitUsage[]>;
 }
 
 const defaultLeaseMs = 15 * 60_000;
@@ -462,33 +469,56 @@ export function createAdmissionController(settings: AdmissionControllerSettings)
     return seeding;
   }
 
+  async function readBudgetUsages(budgets: readonly BudgetRule[]): Promise<BudgetUsage[]> {
+    const now = clock();
+    const windows = budgets.map((budget) => periodOf(budget.period, now));
+    const keys = budgets.map((budget, index) => budgetCounterKey(budget, windows[index]!.key));
+    const states = await store.readBudgets(keys);
+    const unseeded: number[] = [];
+    for (let index = 0; index < states.length; index++) if (!states[index]!.seeded) unseeded.push(index);
+    if (unseeded.length > 0) {
+      await Promise.all(
+        unseeded.map((index) => {
+          const endsAt = windows[index]!.endsAt;
+          return seedCounter(budgets[index]!, keys[index]!, endsAt === null ? null : endsAt + defaultLease + expiryMargin, now);
+        }),
+      );
+      const seeded = await store.readBudgets(unseeded.map((index) => keys[index]!));
+      for (let position = 0; position < unseeded.length; position++) states[unseeded[position]!] = seeded[position]!;
+    }
+    return states.map((state, index) => ({ periodKey: windows[index]!.key, spentMicros: state.spentMicros, reservedMicros: state.reservedMicros }));
+  }
+
+  async function readRateLimitUsages(rules: readonly RateLimitRule[]): Promise<RateLimitUsage[]> {
+    const now = clock();
+    const steps = rules.map((rule) => ({ ...rateLimitCounterKeys(rule.id), windowMs: Math.max(1, Math.floor(rule.windowSeconds)) * 1000, now }));
+    const states = await store.readRateLimits(steps);
+    // A token window that admission would rebuild is rebuilt here too, so the figure is the one admission uses.
+    const unseeded: number[] = [];
+    if (loadRecordedTokens !== null) {
+      for (let index = 0; index < rules.length; index++) {
+        const tokensPerWindow = rules[index]!.tokensPerWindow;
+        if (steps[index]!.windowMs >= rebuiltTokenWindowMs && tokensPerWindow !== null && tokensPerWindow !== undefined && !states[index]!.tokensSeeded) unseeded.push(index);
+      }
+    }
+    if (unseeded.length > 0) {
+      await Promise.all(
+        unseeded.map((index) => seedTokenWindow(rules[index]!, { key: steps[index]!.tokenKey, limit: 0, windowMs: steps[index]!.windowMs, tokens: 0, rebuild: true }, now)),
+      );
+      const later = clock();
+      const seeded = await store.readRateLimits(unseeded.map((index) => ({ ...steps[index]!, now: later })));
+      for (let position = 0; position < unseeded.length; position++) states[unseeded[position]!] = seeded[position]!;
+    }
+    return states.map((state) => ({ requests: state.requests, tokens: state.tokens, concurrent: state.concurrent }));
+  }
+
   return {
     admit,
     admitDecision: (input) => admit({ ...input, isDecision: true }),
-    async readBudgetUsage(budget) {
-      const now = clock();
-      const window = periodOf(budget.period, now);
-      const key = budgetCounterKey(budget, window.key);
-      let state = await store.readBudget(key);
-      if (!state.seeded) {
-        await seedCounter(budget, key, window.endsAt === null ? null : window.endsAt + defaultLease + expiryMargin, now);
-        state = await store.readBudget(key);
-      }
-      return { periodKey: window.key, spentMicros: state.spentMicros, reservedMicros: state.reservedMicros };
-    },
-    async readRateLimitUsage(rule) {
-      const windowMs = Math.max(1, Math.floor(rule.windowSeconds)) * 1000;
-      const keys = rateLimitCounterKeys(rule.id);
-      const now = clock();
-      let state = await store.readRateLimit({ ...keys, windowMs, now });
-      // A token window that admission would rebuild is rebuilt here too, so the figure is the one admission uses.
-      const rebuilds = loadRecordedTokens !== null && windowMs >= rebuiltTokenWindowMs && rule.tokensPerWindow !== null && rule.tokensPerWindow !== undefined;
-      if (rebuilds && !state.tokensSeeded) {
-        await seedTokenWindow(rule, { key: keys.tokenKey, limit: 0, windowMs, tokens: 0, rebuild: true }, now);
-        state = await store.readRateLimit({ ...keys, windowMs, now: clock() });
-      }
-      return { requests: state.requests, tokens: state.tokens, concurrent: state.concurrent };
-    },
+    readBudgetUsage: async (budget) => (await readBudgetUsages([budget]))[0]!,
+    readBudgetUsages,
+    readRateLimitUsage: async (rule) => (await readRateLimitUsages([rule]))[0]!,
+    readRateLimitUsages,
   };
 }
 

@@ -106,7 +106,7 @@ export interface SettlementPlanOutcome {
   unseeded: number[];
 }
 
-/** A budget counter as read by {@link CounterStore.readBudget}. */
+/** A budget counter as read by {@link CounterStore.readBudgets}. */
 export interface BudgetCounterState {
   spentMicros: number;
   /** Sum of live (unexpired, unsettled) reservations. */
@@ -146,7 +146,7 @@ export interface TokenWindowSeedStep {
   entries: readonly { id: string; time: number; tokens: number }[];
 }
 
-/** The keys of one rate limit, as read by {@link CounterStore.readRateLimit}. */
+/** The keys of one rate limit, as read by {@link CounterStore.readRateLimits}. */
 export interface RateLimitReadStep {
   requestKey: string;
   tokenKey: string;
@@ -175,7 +175,11 @@ export interface CounterStore {
   readonly clock: Clock;
   admit(plan: AdmissionPlan): Promise<AdmissionPlanOutcome>;
   settle(plan: SettlementPlan): Promise<SettlementPlanOutcome>;
-  readBudget(key: string): Promise<BudgetCounterState>;
+  /**
+   * Several budget counters in one operation (one Redis pipeline), in the order of `keys`: the
+   * status page reads every budget of an organization at once.
+   */
+  readBudgets(keys: readonly string[]): Promise<BudgetCounterState[]>;
   /**
    * Adds the recorded spend to an unseeded counter and marks it seeded, atomically; a counter
    * already seeded (by another instance, or a concurrent caller) is left alone.
@@ -186,8 +190,11 @@ export interface CounterStore {
    * already seeded is left alone. Returns whether this call seeded it.
    */
   seedTokenWindow(step: TokenWindowSeedStep): Promise<boolean>;
-  /** The rate limit's counters as the admission checks them (admitted calls only). */
-  readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState>;
+  /**
+   * Rate limits' counters as the admission checks them (admitted calls only), several in one
+   * operation (one Redis pipeline), in the order of `steps`.
+   */
+  readRateLimits(steps: readonly RateLimitReadStep[]): Promise<RateLimitCounterState[]>;
   /** Frees timers/handles owned by the store (never closes an injected Redis client). */
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type {
   Clock,
   CounterStore,
   RateLimitCounterState,
+  RateLimitReadStep,
   SeedOutcome,
   SettlementPlan,
   SettlementPlanOutcome,
@@ -231,6 +232,17 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     return { crossed, unseeded: unseeded ?? noIndexes };
   }
 
+  /** A rate limit's counters as the admission checks them (admitted calls only). */
+  function readRateLimitSync(step: RateLimitReadStep): RateLimitCounterState {
+    const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;
+    const tokenLog = logs.has(step.tokenKey) ? windowLog(step.tokenKey, step.now, step.windowMs) : null;
+    const tokens = tokenLog === null ? 0 : tokenLog.sum;
+    let concurrent = 0;
+    const set = leaseSets.get(step.concurrencyKey);
+    if (set && step.now < set.expiresAt) for (const deadline of set.leases.values()) if (deadline > step.now) concurrent += 1;
+    return { requests, tokens, concurrent, tokensSeeded: tokenLog !== null && tokenLog.seeded };
+  }
+
   return {
     clock,
     async admit(plan) {
@@ -239,9 +251,12 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
     async settle(plan) {
       return settleSync(plan);
     },
-    async readBudget(key) {
-      const counter = budgetCounter(key, clock());
-      return { spentMicros: counter.spent, reservedMicros: counter.reserved, seeded: counter.seeded } satisfies BudgetCounterState;
+    async readBudgets(keys) {
+      const now = clock();
+      return keys.map((key) => {
+        const counter = budgetCounter(key, now);
+        return { spentMicros: counter.spent, reservedMicros: counter.reserved, seeded: counter.seeded } satisfies BudgetCounterState;
+      });
     },
     async seedBudget(step) {
       const counter = budgetCounter(step.key, step.now);
@@ -273,14 +288,8 @@ export function createMemoryStore(settings: MemoryStoreSettings = {}): CounterSt
       log.expiresAt = Math.max(log.expiresAt, step.now + step.windowMs);
       return true;
     },
-    async readRateLimit(step) {
-      const requests = logs.has(step.requestKey) ? windowLog(step.requestKey, step.now, step.windowMs).entries.size : 0;
-      const tokenLog = logs.has(step.tokenKey) ? windowLog(step.tokenKey, step.now, step.windowMs) : null;
-      const tokens = tokenLog === null ? 0 : tokenLog.sum;
-      let concurrent = 0;
-      const set = leaseSets.get(step.concurrencyKey);
-      if (set && step.now < set.expiresAt) for (const deadline of set.leases.values()) if (deadline > step.now) concurrent += 1;
-      return { requests, tokens, concurrent, tokensSeeded: tokenLog !== null && tokenLog.seeded } satisfies RateLimitCounterState;
+    async readRateLimits(steps) {
+      return steps.map(readRateLimitSync);
     },
     async close() {
       budgets.clear();

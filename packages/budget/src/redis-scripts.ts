@@ -242,13 +242,21 @@ for i = 1, #crossed do reply[#reply + 1] = crossed[i] end
 return reply
 `;
 
-/** KEYS: hash, zset; ARGV: now. Returns {spent, reserved, seeded 0/1} after reclaiming expired reservations. */
-export const readBudgetScript = `${helpers}
-reclaim(KEYS[1], KEYS[2], tonumber(ARGV[1]))
-local values = redis.call('HMGET', KEYS[1], 's', 'v', 'k')
-local seeded = 0
-if values[3] then seeded = 1 end
-return {tonumber(values[1]) or 0, tonumber(values[2]) or 0, seeded}
+/**
+ * KEYS: (hash, zset) per budget; ARGV: now. Returns {spent, reserved, seeded 0/1} per budget,
+ * flat, after reclaiming expired reservations (several budgets in one call: the status page).
+ */
+export const readBudgetsScript = `${helpers}
+local now = tonumber(ARGV[1])
+local reply = {}
+for i = 1, #KEYS, 2 do
+  reclaim(KEYS[i], KEYS[i + 1], now)
+  local values = redis.call('HMGET', KEYS[i], 's', 'v', 'k')
+  reply[#reply + 1] = tonumber(values[1]) or 0
+  reply[#reply + 1] = tonumber(values[2]) or 0
+  if values[3] then reply[#reply + 1] = 1 else reply[#reply + 1] = 0 end
+end
+return reply
 `;
 
 /**
@@ -299,13 +307,20 @@ return 1
 `;
 
 /**
- * KEYS: request log, token log, token hash, concurrency set; ARGV: now, windowMs. Returns
- * {requests, tokens, concurrent, token window seeded 0/1} as the admission script counts them (after trimming).
+ * KEYS: (request log, token log, token hash, concurrency set) per rate limit; ARGV: (now,
+ * windowMs) per rate limit. Returns {requests, tokens, concurrent, token window seeded 0/1} per
+ * rate limit, flat, as the admission script counts them (after trimming).
  */
-export const readRateLimitScript = `${helpers}
-local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-trimTokens(KEYS[2], KEYS[3], now - window)
-local tokens = tonumber(redis.call('HGET', KEYS[3], 'sum') or '0') or 0
-return {redis.call('ZCARD', KEYS[1]), tokens, redis.call('ZCOUNT', KEYS[4], '(' .. now, '+inf'), redis.call('HEXISTS', KEYS[3], 'k')}
+export const readRateLimitsScript = `${helpers}
+local reply = {}
+for i = 1, #KEYS, 4 do
+  local now, window = tonumber(ARGV[1 + (i - 1) / 2]), tonumber(ARGV[2 + (i - 1) / 2])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
+  trimTokens(KEYS[i + 1], KEYS[i + 2], now - window)
+  reply[#reply + 1] = redis.call('ZCARD', KEYS[i])
+  reply[#reply + 1] = tonumber(redis.call('HGET', KEYS[i + 2], 'sum') or '0') or 0
+  reply[#reply + 1] = redis.call('ZCOUNT', KEYS[i + 3], '(' .. now, '+inf')
+  reply[#reply + 1] = redis.call('HEXISTS', KEYS[i + 2], 'k')
+end
+return reply
 `;

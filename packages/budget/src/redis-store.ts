@@ -13,7 +13,7 @@ import type {
   SettlementPlanOutcome,
   TokenWindowSeedStep,
 } from "./counter-store.js";
-import { admitScript, readBudgetScript, readRateLimitScript, seedBudgetScript, seedTokenWindowScript, settleScript } from "./redis-scripts.js";
+import { admitScript, readBudgetsScript, readRateLimitsScript, seedBudgetScript, seedTokenWindowScript, settleScript } from "./redis-scripts.js";
 
 /** Settings of {@link createRedisStore}. */
 export interface RedisStoreSettings {
@@ -43,6 +43,9 @@ type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
 
 const unavailableStatuses = new Set(["end", "close", "reconnecting"]);
 
+/** Counters read by one script call (a status page of 1,000 budgets: 10 calls of a few ms of Redis time each). */
+const readsPerCall = 100;
+
 /**
  * A {@link CounterStore} on Redis, shared by every gateway instance. Each operation is one Lua
  * script (`defineCommand`, sent as EVALSHA) over all of its keys, so an admission is atomic and
@@ -57,16 +60,39 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
   const commands = redis as unknown as Record<string, ScriptCommand | undefined>;
   if (typeof commands.gatewayBudgetAdmit !== "function") redis.defineCommand("gatewayBudgetAdmit", { lua: admitScript });
   if (typeof commands.gatewayBudgetSettle !== "function") redis.defineCommand("gatewayBudgetSettle", { lua: settleScript });
-  if (typeof commands.gatewayBudgetRead !== "function") redis.defineCommand("gatewayBudgetRead", { lua: readBudgetScript });
+  if (typeof commands.gatewayBudgetsRead !== "function") redis.defineCommand("gatewayBudgetsRead", { lua: readBudgetsScript });
   if (typeof commands.gatewayBudgetSeed !== "function") redis.defineCommand("gatewayBudgetSeed", { lua: seedBudgetScript });
   if (typeof commands.gatewayTokenWindowSeed !== "function") redis.defineCommand("gatewayTokenWindowSeed", { lua: seedTokenWindowScript });
-  if (typeof commands.gatewayRateLimitRead !== "function") redis.defineCommand("gatewayRateLimitRead", { lua: readRateLimitScript });
+  if (typeof commands.gatewayRateLimitsRead !== "function") redis.defineCommand("gatewayRateLimitsRead", { lua: readRateLimitsScript });
 
   function call(name: string, args: (string | number)[]): Promise<unknown> {
     if (unavailableStatuses.has(redis.status)) {
       return Promise.reject(new Error(`Redis is not connected (status ${redis.status}).`));
     }
-    const command = commands[name]!.apply(redis, args);
+    return timed(commands[name]!.apply(redis, args));
+  }
+
+  /**
+   * Reads counters `readsPerCall` at a time: one script call per chunk (all chunks sent at once),
+   * so reading 1,000 budgets is 10 calls, and Redis serves other clients between chunks.
+   */
+  async function readInChunks<T>(
+    name: string,
+    count: number,
+    argsOf: (from: number, to: number) => (string | number)[],
+    replyWidth: number,
+    decode: (reply: number[], offset: number) => T,
+  ): Promise<T[]> {
+    const calls: Promise<unknown>[] = [];
+    for (let from = 0; from < count; from += readsPerCall) calls.push(call(name, argsOf(from, Math.min(count, from + readsPerCall))));
+    const results: T[] = [];
+    for (const reply of (await Promise.all(calls)) as number[][]) {
+      for (let offset = 0; offset + replyWidth <= reply.length; offset += replyWidth) results.push(decode(reply, offset));
+    }
+    return results;
+  }
+
+  function timed<T>(command: Promise<T>): Promise<T> {
     if (timeoutMs <= 0) return command;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms.`)), timeoutMs);
@@ -157,9 +183,20 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       }
       return { crossed, unseeded };
     },
-    async readBudget(key: string): Promise<BudgetCounterState> {
-      const reply = (await call("gatewayBudgetRead", [2, keyPrefix + key, `${keyPrefix}${key}:z`, clock()])) as number[];
-      return { spentMicros: Number(reply[0]), reservedMicros: Number(reply[1]), seeded: Number(reply[2]) === 1 };
+    async readBudgets(keys: readonly string[]): Promise<BudgetCounterState[]> {
+      const now = clock();
+      return readInChunks(
+        "gatewayBudgetsRead",
+        keys.length,
+        (from, to) => {
+          const args: (string | number)[] = [2 * (to - from)];
+          for (let index = from; index < to; index++) args.push(keyPrefix + keys[index]!, `${keyPrefix}${keys[index]!}:z`);
+          args.push(now);
+          return args;
+        },
+        3,
+        (reply, offset) => ({ spentMicros: Number(reply[offset]), reservedMicros: Number(reply[offset + 1]), seeded: Number(reply[offset + 2]) === 1 }),
+      );
     },
     async seedBudget(step: SeedStep): Promise<SeedOutcome> {
       const args: (string | number)[] = [step.now, step.amountMicros, step.expiresAt ?? -1, step.thresholds.length];
@@ -175,10 +212,28 @@ export function createRedisStore(settings: RedisStoreSettings): CounterStore {
       const reply = await call("gatewayTokenWindowSeed", [2, keyPrefix + step.key, `${keyPrefix}${step.key}:h`, ...args]);
       return Number(reply) === 1;
     },
-    async readRateLimit(step: RateLimitReadStep): Promise<RateLimitCounterState> {
-      const keys = [keyPrefix + step.requestKey, keyPrefix + step.tokenKey, `${keyPrefix}${step.tokenKey}:h`, keyPrefix + step.concurrencyKey];
-      const reply = (await call("gatewayRateLimitRead", [keys.length, ...keys, step.now, step.windowMs])) as number[];
-      return { requests: Number(reply[0]), tokens: Number(reply[1]), concurrent: Number(reply[2]), tokensSeeded: Number(reply[3]) === 1 };
+    async readRateLimits(steps: readonly RateLimitReadStep[]): Promise<RateLimitCounterState[]> {
+      return readInChunks(
+        "gatewayRateLimitsRead",
+        steps.length,
+        (from, to) => {
+          const keys: (string | number)[] = [4 * (to - from)];
+          const windows: number[] = [];
+          for (let index = from; index < to; index++) {
+            const step = steps[index]!;
+            keys.push(keyPrefix + step.requestKey, keyPrefix + step.tokenKey, `${keyPrefix}${step.tokenKey}:h`, keyPrefix + step.concurrencyKey);
+            windows.push(step.now, step.windowMs);
+          }
+          return [...keys, ...windows];
+        },
+        4,
+        (reply, offset) => ({
+          requests: Number(reply[offset]),
+          tokens: Number(reply[offset + 1]),
+          concurrent: Number(reply[offset + 2]),
+          tokensSeeded: Number(reply[offset + 3]) === 1,
+        }),
+      );
     },
     async close() {},
   };

@@ -135,7 +135,7 @@ export function defineSeedingContract(createStores: (clock: TestClock) => Promis
           stores.second.seedBudget({ key, amountMicros: 300_000, expiresAt: null, thresholds: [], now: clock() }),
         ]);
         expect(seeds.filter((seed) => seed.seeded)).toHaveLength(1);
-        expect(await stores.first.readBudget(key)).toEqual({ spentMicros: 307_000, reservedMicros: 0, seeded: true });
+        expect(await stores.first.readBudgets([key])).toEqual([{ spentMicros: 307_000, reservedMicros: 0, seeded: true }]);
       } finally {
         await stores.close();
       }
@@ -307,6 +307,85 @@ export function defineSeedingContract(createStores: (clock: TestClock) => Promis
         expect(await controller.readRateLimitUsage(limit)).toEqual({ requests: 3, tokens: 0, concurrent: 2 });
         clock.advance(60_001);
         expect(await controller.readRateLimitUsage(limit)).toEqual({ requests: 0, tokens: 0, concurrent: 2 });
+      } finally {
+        await stores.close();
+      }
+    });
+
+    it("reads many budgets in one call, in their order: live counters as they are, missing ones seeded from recorded usage", async () => {
+      const clock = createTestClock(start);
+      const stores = await createStores(clock);
+      try {
+        const live = budget({ amountMicros: 1_000_000 });
+        const missing = budget({ amountMicros: 1_000_000, period: "month" });
+        const untouched = budget({ amountMicros: 1_000_000, scopeId: "project_2" });
+        const recorded = recordedSpend({ [live.id]: 100_000, [missing.id]: 40_000 });
+        const controller = createAdmissionController({ store: stores.first, loadRecordedSpend: recorded.load });
+        const admission = await controller.admit(input([live], 5_000));
+        await admission.settle({ costMicros: 2_000, tokens: 10 });
+        await controller.admit(input([live], 3_000));
+        expect(await controller.readBudgetUsages([missing, live, untouched])).toEqual([
+          { periodKey: "2026-11", spentMicros: 40_000, reservedMicros: 0 },
+          { periodKey: "2026-11-22", spentMicros: 102_000, reservedMicros: 3_000 },
+          { periodKey: "2026-11-22", spentMicros: 0, reservedMicros: 0 },
+        ]);
+        // Seeded once each: a second read loads nothing more.
+        const loads = recorded.calls.length;
+        expect(await controller.readBudgetUsages([live, missing])).toEqual([
+          { periodKey: "2026-11-22", spentMicros: 102_000, reservedMicros: 3_000 },
+          { periodKey: "2026-11", spentMicros: 40_000, reservedMicros: 0 },
+        ]);
+        expect(recorded.calls).toHaveLength(loads);
+        expect(await controller.readBudgetUsages([])).toEqual([]);
+      } finally {
+        await stores.close();
+      }
+    });
+
+    it("reads hundreds of budgets in their order (the Redis store reads them in chunks)", async () => {
+      const clock = createTestClock(start);
+      const stores = await createStores(clock);
+      try {
+        const rules = Array.from({ length: 250 }, (_, index) => budget({ amountMicros: 1_000_000, scopeId: `project_${index}` }));
+        const recorded = recordedSpend(Object.fromEntries(rules.map((rule, index) => [rule.id, index * 10])));
+        const controller = createAdmissionController({ store: stores.first, loadRecordedSpend: recorded.load });
+        const usages = await controller.readBudgetUsages(rules);
+        expect(usages.map((usage) => usage.spentMicros)).toEqual(rules.map((_, index) => index * 10));
+        expect((await controller.readBudgetUsages(rules)).map((usage) => usage.spentMicros)).toEqual(rules.map((_, index) => index * 10));
+      } finally {
+        await stores.close();
+      }
+    });
+
+    it("reads many rate limits in one call, in their order, rebuilding the hour windows that admission would rebuild", async () => {
+      const clock = createTestClock(start);
+      const stores = await createStores(clock);
+      try {
+        const limit = (windowSeconds: number, tokensPerWindow: number | null): RateLimitRule => ({
+          id: `limit_${Math.random().toString(36).slice(2, 8)}`,
+          organizationId: "org_1",
+          scope: "key",
+          scopeId: "key_1",
+          windowSeconds,
+          requestsPerWindow: 10,
+          tokensPerWindow,
+          concurrency: 5,
+        });
+        const minute = limit(60, null);
+        const hour = limit(3600, 10_000);
+        const idle = limit(60, 10_000);
+        const controller = createAdmissionController({
+          store: stores.first,
+          loadRecordedTokens: async (rule) => (rule.id === hour.id ? [{ time: start - 10 * 60_000, tokens: 400 }] : []),
+        });
+        await controller.admit({ ...input([], 0, [minute]), estimatedTokens: 5 });
+        await controller.admit({ ...input([], 0, [minute]), estimatedTokens: 5 });
+        expect(await controller.readRateLimitUsages([hour, minute, idle])).toEqual([
+          { requests: 0, tokens: 400, concurrent: 0 },
+          { requests: 2, tokens: 0, concurrent: 2 },
+          { requests: 0, tokens: 0, concurrent: 0 },
+        ]);
+        expect(await controller.readRateLimitUsages([])).toEqual([]);
       } finally {
         await stores.close();
       }

@@ -136,6 +136,20 @@ export class AccessIndex<TConnection extends AccessConnection = AccessConnection
       else byScope.set(policy.scopeId, { id: this.nextLevelId++, scope: policy.scope, scopeId: policy.scopeId, policies: [compiled] });
     }
     this.configurationErrors = errors;
+    // An organization whose connections and routes are the same rows keeps its lookups (and what
+    // is kept with them, such as its model list without policies) from the previous index.
+    const previous = settings.previous;
+    if (previous) {
+      for (const [organizationId, organization] of this.organizations) {
+        const before = previous.organizations.get(organizationId) as OrganizationAccess<TConnection, TRoute> | undefined;
+        if (before !== undefined && sameRows(before, organization)) this.organizations.set(organizationId, before);
+      }
+    }
+  }
+
+  /** The organizations that have connections or routes. */
+  organizationIds(): IterableIterator<string> {
+    return this.organizations.keys();
   }
 
   /** Lookups of one organization (empty when it has no connections or routes). */
@@ -248,6 +262,12 @@ export function compilePolicy(policy: AccessPolicy): CompiledPolicy {
     guardrails,
     guardrailsError,
   };
+}
+
+/** Same enabled connections and routes, row for row (the same objects, in the same order). */
+function sameRows(left: OrganizationAccess<AccessConnection, AccessRoute>, right: OrganizationAccess<AccessConnection, AccessRoute>): boolean {
+  const sameList = (a: readonly object[], b: readonly object[]) => a.length === b.length && a.every((item, position) => item === b[position]);
+  return sameList(left.enabledConnectionList, right.enabledConnectionList) && sameList(left.routeList, right.routeList);
 }
 
 const emptyOrganization: OrganizationAccess<never, never> = {

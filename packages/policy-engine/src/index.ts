@@ -13,7 +13,7 @@ export type {
   ResolvedTarget,
   SkippedRouteTarget,
 } from "./resolve-model.js";
-export { listAllowedModels } from "./list-allowed-models.js";
+export { listAllowedModels, listModelsWithoutPolicies } from "./list-allowed-models.js";
 export type { AllowedModel } from "./list-allowed-models.js";
 export { mcpPolicySubject } from "./mcp-policy-subject.js";
 export type { McpCapabilityKind } from "./mcp-policy-subject.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { caller, connection, policy, route, snapshot, standardConnections } from "./__fixtures__/snapshot.js";
 import { compileAccessIndex } from "./access-index.js";
 import type { AccessPolicy } from "./access-snapshot.js";
-import { listAllowedModels } from "./list-allowed-models.js";
+import { listAllowedModels, listModelsWithoutPolicies } from "./list-allowed-models.js";
 import { resolveModel } from "./resolve-model.js";
 
 describe("listAllowedModels", () => {
@@ -20,6 +20,44 @@ describe("listAllowedModels", () => {
       ["openai/openai/gpt-4o-mini", "model"],
       ["anthropic/anthropic/claude-sonnet-4", "model"],
       ["fast", "alias"],
+    ]);
+  });
+
+  it("gives chains whose policies change nothing the organization's list, and the others their own", () => {
+    const routes = [route({ alias: "fast", targets: [{ model: "openai/openai/gpt-4o-mini", weight: 1 }] }), route({ alias: "smart", targets: [{ model: "anthropic/anthropic/claude-sonnet-4", weight: 1 }] })];
+    const policies = [
+      policy({ scope: "organization", deny: ["never/never/*"] }),
+      policy({ scope: "project", scopeId: "project_quiet", deny: ["never/model"] }),
+      policy({ scope: "project", scopeId: "project_denies", deny: ["anthropic/**"] }),
+      policy({ scope: "project", scopeId: "project_allows", allow: ["fast", "openai/**"] }),
+    ];
+    const parts = { connections: standardConnections(), routes, policies };
+    const index = compileAccessIndex(snapshot(parts));
+    const ids = (projectId: string) => listAllowedModels({ index, ...caller, projectId }).map((model) => model.id);
+    const whole = listModelsWithoutPolicies(index, caller.organizationId);
+    expect(listAllowedModels({ index, ...caller, projectId: "project_quiet" })).toBe(whole);
+    expect(listAllowedModels({ index, ...caller, projectId: "project_none" })).toBe(whole);
+    expect(ids("project_quiet")).toEqual([
+      "openai/openai/gpt-4o",
+      "openai/openai/gpt-4o-mini",
+      "anthropic/anthropic/claude-sonnet-4",
+      "anthropic/anthropic/claude-haiku-4",
+      "fast",
+      "smart",
+    ]);
+    expect(ids("project_denies")).toEqual(["openai/openai/gpt-4o", "openai/openai/gpt-4o-mini", "fast"]);
+    expect(ids("project_allows")).toEqual(["openai/openai/gpt-4o", "openai/openai/gpt-4o-mini", "fast"]);
+
+    // A new index of the same rows (a change elsewhere) keeps the organization's list; a route change makes a new one.
+    const next = compileAccessIndex(snapshot(parts), { previous: index });
+    expect(listModelsWithoutPolicies(next, caller.organizationId)).toBe(whole);
+    const changed = compileAccessIndex(snapshot({ ...parts, routes: routes.slice(0, 1) }), { previous: next });
+    expect(listAllowedModels({ index: changed, ...caller, projectId: "project_quiet" }).map((model) => model.id)).toEqual([
+      "openai/openai/gpt-4o",
+      "openai/openai/gpt-4o-mini",
+      "anthropic/anthropic/claude-sonnet-4",
+      "anthropic/anthropic/claude-haiku-4",
+      "fast",
     ]);
   });
 

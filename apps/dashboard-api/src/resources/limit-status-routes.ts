@@ -58,19 +58,37 @@ export const rateLimitStatusSchema = z.object({
 
 type BudgetStatus = z.infer<typeof budgetStatusSchema>;
 
+/** The current period of each kind, dated once per page (a page of 1,000 budgets has at most four). */
+function currentPeriods(nowMs: number): (period: BudgetRecord["period"]) => { key: string; start: string | null; end: string | null } {
+  const periods = new Map<BudgetRecord["period"], { key: string; start: string | null; end: string | null }>();
+  return (period) => {
+    let current = periods.get(period);
+    if (current === undefined) {
+      const window = periodWindow(period, nowMs);
+      current = {
+        key: window.key,
+        start: window.endsAt === null ? null : iso(new Date(window.startsAt)),
+        end: window.endsAt === null ? null : iso(new Date(window.endsAt)),
+      };
+      periods.set(period, current);
+    }
+    return current;
+  };
+}
+
 function budgetStatus(
   budget: BudgetRecord,
-  nowMs: number,
+  periodOf: ReturnType<typeof currentPeriods>,
   figures: { spent: number; reserved: number; source: LimitFigureSource },
 ): BudgetStatus {
-  const window = periodWindow(budget.period, nowMs);
+  const window = periodOf(budget.period);
   const { spent, reserved } = figures;
   const reset = budget.spendReset !== null && budget.spendReset.periodKey === window.key ? budget.spendReset : null;
   return {
     budget_id: budget.id,
     period_key: window.key,
-    period_start: window.endsAt === null ? null : iso(new Date(window.startsAt)),
-    period_end: window.endsAt === null ? null : iso(new Date(window.endsAt)),
+    period_start: window.start,
+    period_end: window.end,
     amount_micros: budget.amountMicros,
     spent_micros: spent,
     reserved_micros: reserved,
@@ -85,8 +103,9 @@ function budgetStatus(
 
 /**
  * `/api/usage/budgets` and `/api/usage/rate-limits`: the figures admission uses. With readable
- * counters (Redis, or the gateway in this process) they are read there, a missing budget counter
- * being rebuilt from recorded usage first; otherwise (or when the counters cannot be reached) the
+ * counters (Redis, or the gateway in this process) they are read there, all of them in one read
+ * (one Redis pipeline), missing budget counters being rebuilt from recorded usage first (one
+ * grouped query); otherwise (or when the counters cannot be reached) the
  * recorded usage, aggregated once for all budgets and once per 400 rate limits.
  */
 export function createLimitStatusRoutes(services: DashboardServices): DashboardRoute[] {
@@ -111,11 +130,12 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         const budgets = await listBudgets(services.database, organizationId);
         if (budgets.length === 0) return { status: 200, body: fullList([]) };
         const nowMs = services.now().getTime();
+        const periods = currentPeriods(nowMs);
         if (counters !== null) {
           try {
-            const usages = await Promise.all(budgets.map((budget) => counters.reader.readBudgetUsage(budgetRuleOf(budget))));
+            const usages = await counters.reader.readBudgetUsages(budgets.map(budgetRuleOf));
             const statuses = budgets.map((budget, index) =>
-              budgetStatus(budget, nowMs, { spent: usages[index]!.spentMicros, reserved: usages[index]!.reservedMicros, source: counters.source }),
+              budgetStatus(budget, periods, { spent: usages[index]!.spentMicros, reserved: usages[index]!.reservedMicros, source: counters.source }),
             );
             return { status: 200, body: fullList(statuses) };
           } catch (error) {
@@ -123,7 +143,7 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
           }
         }
         const recorded = await recordedBudgetSpend(services.database, organizationId, budgets, nowMs);
-        const statuses = budgets.map((budget) => budgetStatus(budget, nowMs, { spent: recorded.get(budget.id) ?? 0, reserved: 0, source: "recorded_usage" }));
+        const statuses = budgets.map((budget) => budgetStatus(budget, periods, { spent: recorded.get(budget.id) ?? 0, reserved: 0, source: "recorded_usage" }));
         return { status: 200, body: fullList(statuses) };
       },
     }),
@@ -143,10 +163,18 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         const organizationId = principal.organization.id;
         const now = services.now();
         const limits = await listRateLimits(services.database, organizationId);
+        const windowEnd = iso(now);
+        // Dated once per window length (limits share a few: 60 s, 3,600 s, ...).
+        const windowStarts = new Map<number, string>();
+        const windowStart = (seconds: number) => {
+          let start = windowStarts.get(seconds);
+          if (start === undefined) windowStarts.set(seconds, (start = iso(new Date(now.getTime() - seconds * 1000))));
+          return start;
+        };
         const present = (limit: RateLimitRecord, figures: { requests: number; tokens: number; concurrent: number | null; source: LimitFigureSource }) => ({
           rate_limit_id: limit.id,
-          window_start: iso(new Date(now.getTime() - limit.windowSeconds * 1000)),
-          window_end: iso(now),
+          window_start: windowStart(limit.windowSeconds),
+          window_end: windowEnd,
           requests: figures.requests,
           tokens: figures.tokens,
           concurrent: figures.concurrent,
@@ -158,7 +186,7 @@ export function createLimitStatusRoutes(services: DashboardServices): DashboardR
         if (limits.length === 0) return { status: 200, body: fullList([]) };
         if (counters !== null) {
           try {
-            const usages = await Promise.all(limits.map((limit) => counters.reader.readRateLimitUsage(limit)));
+            const usages = await counters.reader.readRateLimitUsages(limits);
             return { status: 200, body: fullList(limits.map((limit, index) => present(limit, { ...usages[index]!, source: counters.source }))) };
           } catch (error) {
             warnFallback(error);

@@ -15,7 +15,7 @@ export type LimitFigureSource = "shared_counters" | "instance_counters" | "recor
 
 /** The admission counters the dashboard reads (a gateway's controller, or one of its own over Redis). */
 export interface LimitCounters {
-  reader: Pick<AdmissionController, "readBudgetUsage" | "readRateLimitUsage">;
+  reader: Pick<AdmissionController, "readBudgetUsages" | "readRateLimitUsages">;
   source: "shared_counters" | "instance_counters";
 }
 

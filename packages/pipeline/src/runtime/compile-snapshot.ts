@@ -13,6 +13,7 @@ import type {
   SnapshotRoute,
 } from "@gateway/contracts";
 import { type McpServerDirectory, compileMcpServerDirectory } from "../mcp/mcp-server-directory.js";
+import { precomputeAvailableModels } from "../stages/list-available-models.js";
 import { ApiKeyStore } from "./api-key-store.js";
 
 /**
@@ -53,7 +54,7 @@ export interface CompiledSnapshot {
 export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfiguration, keys?: ApiKeyStore, previous?: CompiledSnapshot): CompiledSnapshot {
   const { apiKeys, mcpTokens, ...snapshot } = input as Partial<ControlPlaneSnapshot> & ControlPlaneConfiguration;
   const store = keys ?? ApiKeyStore.from(apiKeys ?? [], mcpTokens ?? []);
-  return {
+  const compiled: CompiledSnapshot = {
     version: snapshot.version,
     snapshot,
     apiKeysByHash: store.apiKeysByHash,
@@ -67,6 +68,10 @@ export function compileSnapshot(input: ControlPlaneSnapshot | ControlPlaneConfig
     mcpTokensByHash: store.mcpTokensByHash,
     mcpServersByOrganization: new Map([...listBy(snapshot.mcpServers)].map(([organizationId, servers]) => [organizationId, compileMcpServerDirectory(servers)])),
   };
+  // The model lists depend on policies, connections and routes, never on keys: built here (or
+  // kept from `previous` while an organization's connections and routes are unchanged).
+  precomputeAvailableModels(compiled);
+  return compiled;
 }
 
 function listBy<T extends { organizationId: string }>(items: readonly T[]): Map<string, T[]> {
