@@ -11,11 +11,14 @@ const body = {
   messages: [
     { role: "user", content: "Count these words, please." },
     { role: "assistant", content: [{ type: "text", text: "Sure: five words." }] },
-    { role: "user", content: "The quick brown fox jumps over the lazy dog. ".repeat(4_000) },
+    // Long enough to count in the thousands, short enough to stay well inside the 250 ms encoding
+    // budget on a loaded machine (past it the count becomes an estimate and the two would differ).
+    { role: "user", content: "The quick brown fox jumps over the lazy dog. ".repeat(300) },
   ],
 };
 
-describe("countTokensLocally on the token-counting thread", () => {
+// Starting the thread and loading a tokenizer's ranks take seconds on a loaded machine.
+describe("countTokensLocally on the token-counting thread", { timeout: 60_000 }, () => {
   it("counts exactly what the in-thread count gives", async () => {
     const [offThread, inThread] = await Promise.all([built.countTokensLocally(body, "gpt-4o"), countFromSources(body, "gpt-4o")]);
     expect(offThread).toEqual(inThread);
