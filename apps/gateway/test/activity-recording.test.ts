@@ -55,15 +55,15 @@ const chat = (model: string, headers: Record<string, string> = {}) =>
 
 describe("X-Gateway-Metadata", () => {
   it("is recorded merged over the key's default metadata, and never reaches the provider", async () => {
-    const response = await chat(openAiModel, { "x-gateway-metadata": '{"env":"prod","run":"42"}', "x-gateway-client": "nightly-eval/3.1.0" });
+    const response = await chat(openAiModel, { "x-gateway-metadata": '{"env":"prod","run":"run-7f3a9c"}', "x-gateway-client": "nightly-eval/3.1.0" });
     expect(response.status).toBe(200);
     const event = await gateway.eventFor(response.headers.get("x-request-id")!);
-    expect(event.metadata).toEqual({ team: "search", env: "prod", run: "42" });
+    expect(event.metadata).toEqual({ team: "search", env: "prod", run: "run-7f3a9c" });
     expect(event).toMatchObject({ teamId: "team_search", clientLabel: "nightly-eval/3.1.0", clientVersion: "3.1.0", connectionId: "con_openai", attempts: [{ outcome: "served", status: 200 }] });
     expect(openaiUpstream.requests).toHaveLength(1);
     const forwarded = Object.keys(openaiUpstream.requests[0]!.headers);
     expect(forwarded.filter((name) => name.startsWith("x-gateway"))).toEqual([]);
-    expect(JSON.stringify(openaiUpstream.requests[0]!.headers)).not.toContain("42");
+    expect(JSON.stringify(openaiUpstream.requests[0]!.headers)).not.toContain("run-7f3a9c");
   });
 
   it("records the key's defaults alone when the caller sends none", async () => {
