@@ -69,7 +69,8 @@ describe.skipIf(!chromiumAvailable)("the dashboard in the browser: accessibility
     await smtp?.close();
   });
 
-  it("has no serious accessibility violation and a title of its own on any screen", async () => {
+  // One axe run per screen (about twenty): several seconds each on a loaded 2-core machine.
+  it("has no serious accessibility violation and a title of its own on any screen", { timeout: 240_000 }, async () => {
     await go("/login");
     await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
     expect(await page.title()).toBe("Sign in · AI Gateway");
