@@ -334,7 +334,7 @@ export {
   updateMonitorRule,
   upsertMonitorRuleByName,
 } from "./monitors.js";
-export type { MonitorRollupDimension, MonitorRollupSums, SumMonitorRollupsOptions } from "./usage-monitor-rollups.js";
+export type { MonitorRollupDimension, MonitorRollupSums, SumMonitorRollupsOptions, SumMonitorRollupWindowsOptions } from "./usage-monitor-rollups.js";
 export {
   aggregateMonitorRollups,
   deleteExpiredMonitorRollups,
@@ -344,5 +344,6 @@ export {
   monitorRollupHistogramOffset,
   monitorRollupSummedColumns,
   monitorWindowRanges,
+  sumMonitorRollupWindows,
   sumMonitorRollups,
 } from "./usage-monitor-rollups.js";
