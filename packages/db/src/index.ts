@@ -313,12 +313,14 @@ export type {
   MonitorRuleRecord,
   MonitorStateRecord,
   MonitorTransition,
+  NewMonitorState,
 } from "./monitors.js";
 export {
   applyMonitorTransition,
   claimEvaluatorLease,
   claimMonitorEventDeliveries,
   createMonitorRule,
+  createMonitorStates,
   deleteMonitorRule,
   getMonitorRule,
   getMonitorRuleByName,
