@@ -1,13 +1,15 @@
 import type { MonitorEventKind, MonitorScopeKind } from "@gateway/contracts";
 import {
   applyMonitorTransition,
+  createMonitorStates,
   listEnabledMonitorRules,
   listMonitorStates,
   recordMonitorValues,
-  sumMonitorRollups,
+  sumMonitorRollupWindows,
   type DatabaseClient,
   type MonitorRuleRecord,
   type MonitorStateRecord,
+  type NewMonitorState,
   type SqlClient,
 } from "@gateway/db";
 import { monitorActivityUrl } from "./monitor-activity-url.js";
@@ -34,11 +36,13 @@ export interface MonitorEvaluationResult {
 type SumsByValue = Map<string, Map<string, number[]>>;
 
 /**
- * One evaluation of every enabled rule: the metrics of each (window, scope kind) from the
+ * One evaluation of every enabled rule: the metrics of every window of a scope kind from the
  * monitors' rollup in one query, then per rule and scope value the state machine
  * ok/resolved -> firing -> (renotified) -> resolved. Windows end at the start of the current
  * minute (whole minutes only). Muted rules keep their stored state and notify nothing until the
- * mute ends. Each change and its event are written in one transaction fenced by the lease.
+ * mute ends. Each change and its event are written in one transaction fenced by the lease; first
+ * states without an event are created together in one such transaction, and the values of
+ * unchanged states are written in batches.
  */
 export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions): Promise<MonitorEvaluationResult> {
   const { database, now } = options;
@@ -54,6 +58,7 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
     states.set(state.ruleId, list);
   }
   const values: Array<{ ruleId: string; scopeValue: string; value: number | null; calls: number; evaluatedAt: Date }> = [];
+  const created: NewMonitorState[] = [];
   for (const rule of rules) {
     const windowStart = new Date(end.getTime() - rule.windowMinutes * 60_000);
     const byValue = sums.get(`${rule.windowMinutes}:${rule.scopeKind}`)?.get(rule.organizationId) ?? new Map<string, number[]>();
@@ -71,6 +76,10 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
         if (state !== null && (state.value !== measured.value || state.calls !== measured.calls)) {
           values.push({ ruleId: rule.id, scopeValue, value: measured.value, calls: measured.calls, evaluatedAt: now });
         }
+        continue;
+      }
+      if (state === null && change.event === null) {
+        created.push({ ruleId: rule.id, scopeValue, status: change.status, value: measured.value, calls: measured.calls, since: now, evaluatedAt: now, lastNotifiedAt: null });
         continue;
       }
       const notifies = change.event !== null && rule.channelIds.length > 0;
@@ -111,6 +120,7 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
       else if (change.event !== null) result.events += 1;
     }
   }
+  result.lost += created.length - (await createMonitorStates(database, { ...options.lease, now }, created));
   await recordMonitorValues(database, values);
   return result;
 }
@@ -137,35 +147,37 @@ function decide(
   return state === null && (rule.scopeKind === "organization" || rule.scopeValue !== null) ? { status: "ok", event: null } : null;
 }
 
-/** Sums per `window:scopeKind` -> organization -> scope value ("" = all values together), one query per (window, scope kind). */
+/** Sums per `window:scopeKind` -> organization -> scope value ("" = all values together), one query per scope kind for all its windows. */
 async function loadWindowSums(database: SqlClient, rules: readonly MonitorRuleRecord[], end: Date): Promise<Map<string, SumsByValue>> {
-  const groups = new Map<string, { windowMinutes: number; scopeKind: MonitorScopeKind; organizationIds: Set<string> }>();
+  const groups = new Map<MonitorScopeKind, { windowsMinutes: Set<number>; organizationIds: Set<string> }>();
   for (const rule of rules) {
-    const key = `${rule.windowMinutes}:${rule.scopeKind}`;
-    const group = groups.get(key) ?? { windowMinutes: rule.windowMinutes, scopeKind: rule.scopeKind, organizationIds: new Set<string>() };
+    const group = groups.get(rule.scopeKind) ?? { windowsMinutes: new Set<number>(), organizationIds: new Set<string>() };
+    group.windowsMinutes.add(rule.windowMinutes);
     group.organizationIds.add(rule.organizationId);
-    groups.set(key, group);
+    groups.set(rule.scopeKind, group);
   }
   const sums = new Map<string, SumsByValue>();
-  for (const [key, group] of groups) {
-    const dimension = scopeDimension[group.scopeKind];
-    const rows = await sumMonitorRollups(database, {
+  for (const [scopeKind, group] of groups) {
+    const dimension = scopeDimension[scopeKind];
+    const windows = await sumMonitorRollupWindows(database, {
       organizationIds: [...group.organizationIds],
-      start: new Date(end.getTime() - group.windowMinutes * 60_000),
       end,
+      windowsMinutes: [...group.windowsMinutes],
       groupBy: dimension === "organization_id" ? ["organization_id"] : ["organization_id", dimension],
     });
-    const byOrganization: SumsByValue = new Map();
-    for (const row of rows) {
-      const [organizationId, value = ""] = row.key as [string, string?];
-      const byValue = byOrganization.get(organizationId) ?? new Map<string, number[]>();
-      byOrganization.set(organizationId, byValue);
-      const total = byValue.get("") ?? [];
-      addSums(total, row.values);
-      byValue.set("", total);
-      if (value !== "") byValue.set(value, row.values);
+    for (const [windowMinutes, rows] of windows) {
+      const byOrganization: SumsByValue = new Map();
+      for (const row of rows) {
+        const [organizationId, value = ""] = row.key as [string, string?];
+        const byValue = byOrganization.get(organizationId) ?? new Map<string, number[]>();
+        byOrganization.set(organizationId, byValue);
+        const total = byValue.get("") ?? [];
+        addSums(total, row.values);
+        byValue.set("", total);
+        if (value !== "") byValue.set(value, row.values);
+      }
+      sums.set(`${windowMinutes}:${scopeKind}`, byOrganization);
     }
-    sums.set(key, byOrganization);
   }
   return sums;
 }
