@@ -1,9 +1,10 @@
-import type { MonitorEventKind, MonitorScopeKind } from "@gateway/contracts";
+import type { MonitorEventKind } from "@gateway/contracts";
 import {
   applyMonitorTransition,
   createMonitorStates,
   listEnabledMonitorRules,
   listMonitorStates,
+  monitorRollupDimensions,
   recordMonitorValues,
   sumMonitorRollupWindows,
   type DatabaseClient,
@@ -36,7 +37,7 @@ export interface MonitorEvaluationResult {
 type SumsByValue = Map<string, Map<string, number[]>>;
 
 /**
- * One evaluation of every enabled rule: the metrics of every window of a scope kind from the
+ * One evaluation of every enabled rule: the metrics of every window and scope from the
  * monitors' rollup in one query, then per rule and scope value the state machine
  * ok/resolved -> firing -> (renotified) -> resolved. Windows end at the start of the current
  * minute (whole minutes only). Muted rules keep their stored state and notify nothing until the
@@ -147,37 +148,39 @@ function decide(
   return state === null && (rule.scopeKind === "organization" || rule.scopeValue !== null) ? { status: "ok", event: null } : null;
 }
 
-/** Sums per `window:scopeKind` -> organization -> scope value ("" = all values together), one query per scope kind for all its windows. */
+/**
+ * Sums per `window:scopeKind` -> organization -> scope value ("" = all values together): ONE
+ * query reads every window of every rule grouped by all the rollup's dimensions, and each scope
+ * kind adds those groups up by its own dimension here.
+ */
 async function loadWindowSums(database: SqlClient, rules: readonly MonitorRuleRecord[], end: Date): Promise<Map<string, SumsByValue>> {
-  const groups = new Map<MonitorScopeKind, { windowsMinutes: Set<number>; organizationIds: Set<string> }>();
-  for (const rule of rules) {
-    const group = groups.get(rule.scopeKind) ?? { windowsMinutes: new Set<number>(), organizationIds: new Set<string>() };
-    group.windowsMinutes.add(rule.windowMinutes);
-    group.organizationIds.add(rule.organizationId);
-    groups.set(rule.scopeKind, group);
-  }
+  const windows = await sumMonitorRollupWindows(database, {
+    organizationIds: [...new Set(rules.map((rule) => rule.organizationId))],
+    end,
+    windowsMinutes: [...new Set(rules.map((rule) => rule.windowMinutes))],
+    groupBy: monitorRollupDimensions,
+  });
   const sums = new Map<string, SumsByValue>();
-  for (const [scopeKind, group] of groups) {
-    const dimension = scopeDimension[scopeKind];
-    const windows = await sumMonitorRollupWindows(database, {
-      organizationIds: [...group.organizationIds],
-      end,
-      windowsMinutes: [...group.windowsMinutes],
-      groupBy: dimension === "organization_id" ? ["organization_id"] : ["organization_id", dimension],
-    });
-    for (const [windowMinutes, rows] of windows) {
-      const byOrganization: SumsByValue = new Map();
-      for (const row of rows) {
-        const [organizationId, value = ""] = row.key as [string, string?];
-        const byValue = byOrganization.get(organizationId) ?? new Map<string, number[]>();
-        byOrganization.set(organizationId, byValue);
-        const total = byValue.get("") ?? [];
-        addSums(total, row.values);
-        byValue.set("", total);
-        if (value !== "") byValue.set(value, row.values);
+  for (const rule of rules) {
+    const key = `${rule.windowMinutes}:${rule.scopeKind}`;
+    if (sums.has(key)) continue;
+    const position = rule.scopeKind === "organization" ? -1 : monitorRollupDimensions.indexOf(scopeDimension[rule.scopeKind]);
+    const byOrganization: SumsByValue = new Map();
+    for (const row of windows.get(rule.windowMinutes) ?? []) {
+      const organizationId = row.key[0]!;
+      const value = position === -1 ? "" : row.key[position]!;
+      const byValue = byOrganization.get(organizationId) ?? new Map<string, number[]>();
+      byOrganization.set(organizationId, byValue);
+      const total = byValue.get("") ?? [];
+      addSums(total, row.values);
+      byValue.set("", total);
+      if (value !== "") {
+        const sum = byValue.get(value) ?? [];
+        addSums(sum, row.values);
+        byValue.set(value, sum);
       }
-      sums.set(`${windowMinutes}:${scopeKind}`, byOrganization);
     }
+    sums.set(key, byOrganization);
   }
   return sums;
 }
