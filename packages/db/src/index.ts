@@ -313,12 +313,14 @@ export type {
   MonitorRuleRecord,
   MonitorStateRecord,
   MonitorTransition,
+  NewMonitorState,
 } from "./monitors.js";
 export {
   applyMonitorTransition,
   claimEvaluatorLease,
   claimMonitorEventDeliveries,
   createMonitorRule,
+  createMonitorStates,
   deleteMonitorRule,
   getMonitorRule,
   getMonitorRuleByName,
@@ -334,7 +336,7 @@ export {
   updateMonitorRule,
   upsertMonitorRuleByName,
 } from "./monitors.js";
-export type { MonitorRollupDimension, MonitorRollupSums, SumMonitorRollupsOptions } from "./usage-monitor-rollups.js";
+export type { MonitorRollupDimension, MonitorRollupSums, SumMonitorRollupsOptions, SumMonitorRollupWindowsOptions } from "./usage-monitor-rollups.js";
 export {
   aggregateMonitorRollups,
   deleteExpiredMonitorRollups,
@@ -344,5 +346,6 @@ export {
   monitorRollupHistogramOffset,
   monitorRollupSummedColumns,
   monitorWindowRanges,
+  sumMonitorRollupWindows,
   sumMonitorRollups,
 } from "./usage-monitor-rollups.js";

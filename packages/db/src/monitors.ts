@@ -319,6 +319,48 @@ export async function applyMonitorTransition(db: DatabaseClient, transition: Mon
   });
 }
 
+/** A first state of a rule and scope value recorded without an event (see {@link createMonitorStates}). */
+export type NewMonitorState = Pick<MonitorStateRecord, "ruleId" | "scopeValue" | "status" | "value" | "calls" | "since" | "evaluatedAt" | "lastNotifiedAt">;
+
+/**
+ * Creates first states that record no event, many per statement, in ONE transaction fenced by
+ * the lease as {@link applyMonitorTransition} is; a state another writer created meanwhile is
+ * kept (not overwritten). Returns how many were created (0 when the lease was lost).
+ */
+export async function createMonitorStates(db: DatabaseClient, lease: { name: string; holder: string; now: Date }, states: readonly NewMonitorState[]): Promise<number> {
+  if (states.length === 0) return 0;
+  return runInTransaction(db, async (transaction) => {
+    const fenced = await transaction.prisma.evaluatorLease.updateMany({
+      where: { name: lease.name, holder: lease.holder, expiresAt: { gt: lease.now } },
+      data: { updatedAt: lease.now },
+    });
+    if (fenced.count === 0) return 0;
+    const postgresql = db.provider === "postgresql";
+    let created = 0;
+    for (let start = 0; start < states.length; start += 200) {
+      const args: unknown[] = [];
+      const add = (value: unknown, cast: string) => {
+        args.push(value);
+        return postgresql ? `${sqlPlaceholder(db.provider, args.length)}::${cast}` : sqlPlaceholder(db.provider, args.length);
+      };
+      const at = (value: Date | null) => add(value === null ? null : sqlTimestamp(db.provider, value), "timestamp(3)");
+      const rows = states
+        .slice(start, start + 200)
+        .map(
+          (state) =>
+            `(${add(timeOrderedId(), "text")}, ${add(state.ruleId, "text")}, ${add(state.scopeValue, "text")}, ${add(state.status, "text")}, ` +
+            `${add(state.value, "double precision")}, ${add(state.calls, "integer")}, ${at(state.since)}, ${at(state.evaluatedAt)}, ${at(state.lastNotifiedAt)})`,
+        );
+      created += await transaction.prisma.$executeRawUnsafe(
+        `INSERT INTO "monitor_states" ("id", "rule_id", "scope_value", "status", "value", "calls", "since", "evaluated_at", "last_notified_at") ` +
+          `VALUES ${rows.join(", ")} ON CONFLICT ("rule_id", "scope_value") DO NOTHING`,
+        ...args,
+      );
+    }
+    return created;
+  });
+}
+
 /**
  * Writes the last evaluated value of states that did not change status (no event, so no lease
  * fence: values only). One `UPDATE ... FROM (VALUES ...)` per 200 states.

@@ -222,6 +222,99 @@ export async function sumMonitorRollups(db: SqlClient, options: SumMonitorRollup
     }));
 }
 
+/** Options of {@link sumMonitorRollupWindows}. */
+export interface SumMonitorRollupWindowsOptions {
+  organizationIds: readonly string[];
+  /** The end of every window (minute-aligned). */
+  end: Date;
+  /** The window lengths in minutes: each window is `[end - minutes, end)`. */
+  windowsMinutes: readonly number[];
+  /** Dimensions to group by (add `organization_id` for a total per organization). */
+  groupBy: readonly MonitorRollupDimension[];
+}
+
+/**
+ * Sums the monitors' rollup over several windows ending at the same time in ONE query: the
+ * ranges of every window (as {@link monitorWindowRanges} splits them) are cut into disjoint
+ * segments per grain, the database sums each group per segment, and each window adds up its
+ * segments here. The result per window holds exactly what {@link sumMonitorRollups} returns
+ * for it (a group appears when it has rows in that window).
+ */
+export async function sumMonitorRollupWindows(db: SqlClient, options: SumMonitorRollupWindowsOptions): Promise<Map<number, MonitorRollupSums[]>> {
+  const result = new Map<number, MonitorRollupSums[]>();
+  const windows = [...new Set(options.windowsMinutes)];
+  if (options.organizationIds.length === 0 || windows.length === 0) {
+    for (const minutes of windows) result.set(minutes, []);
+    return result;
+  }
+  // Per window and grain, the [from, to) ranges (epoch ms) it reads.
+  const rangesOf = new Map<number, Array<{ grain: 1 | 60; from: number; to: number }>>();
+  const cuts = { 1: new Set<number>(), 60: new Set<number>() };
+  for (const minutes of windows) {
+    const ranges = monitorWindowRanges(new Date(options.end.getTime() - minutes * 60_000), options.end);
+    const list = [
+      ...(ranges.hours ? [{ grain: 60 as const, from: ranges.hours[0].getTime(), to: ranges.hours[1].getTime() }] : []),
+      ...ranges.minutes.map(([from, to]) => ({ grain: 1 as const, from: from.getTime(), to: to.getTime() })),
+    ];
+    rangesOf.set(minutes, list);
+    for (const range of list) cuts[range.grain].add(range.from).add(range.to);
+  }
+  // Disjoint segments: consecutive cut points of a grain covered by some range.
+  const segments: Array<{ grain: 1 | 60; from: number; to: number }> = [];
+  for (const grain of [1, 60] as const) {
+    const points = [...cuts[grain]].sort((left, right) => left - right);
+    for (let index = 0; index + 1 < points.length; index += 1) {
+      const from = points[index]!;
+      const to = points[index + 1]!;
+      const covered = windows.some((minutes) => rangesOf.get(minutes)!.some((range) => range.grain === grain && range.from <= from && to <= range.to));
+      if (covered) segments.push({ grain, from, to });
+    }
+  }
+  const args: unknown[] = [];
+  const add = (value: unknown) => {
+    args.push(value);
+    return sqlPlaceholder(db.provider, args.length);
+  };
+  const predicate = (segment: (typeof segments)[number]) =>
+    `("bucket_minutes" = ${segment.grain} AND "bucket_start" >= ${add(sqlTimestamp(db.provider, new Date(segment.from)))} AND "bucket_start" < ${add(sqlTimestamp(db.provider, new Date(segment.to)))})`;
+  // Built in the order of the statement (SQLite's `?` placeholders are positional).
+  const segmentCase = `CASE ${segments.map((segment, index) => `WHEN ${predicate(segment)} THEN ${index}`).join(" ")} END`;
+  const organizations = `"organization_id" IN (${options.organizationIds.map((id) => add(id)).join(", ")})`;
+  const within = segments.map(predicate).join(" OR ");
+  const groupColumns = options.groupBy.map((column) => `"${column}"`);
+  const sql =
+    `SELECT ${[...groupColumns, `"segment"`, ...monitorRollupSummedColumns.map((column) => `SUM("${column}") AS "${column}"`)].join(", ")} FROM (` +
+    `SELECT ${[...groupColumns, `${segmentCase} AS "segment"`, ...monitorRollupSummedColumns.map((column) => `"${column}"`)].join(", ")} ` +
+    `FROM "usage_monitor_rollups" WHERE ${organizations} AND (${within})) AS "segmented" GROUP BY ${[...groupColumns, `"segment"`].join(", ")}`;
+  const rows = await db.queryStatement({ sql, args });
+  // Group key -> segment index -> sums.
+  const groups = new Map<string, { key: string[]; bySegment: Map<number, number[]> }>();
+  for (const row of rows) {
+    const key = options.groupBy.map((column) => String(row[column] ?? ""));
+    const mapKey = key.join("\u0000");
+    const group = groups.get(mapKey) ?? { key, bySegment: new Map<number, number[]>() };
+    groups.set(mapKey, group);
+    group.bySegment.set(sqlNumber(row.segment), monitorRollupSummedColumns.map((column) => sqlNumber(row[column] ?? 0)));
+  }
+  for (const minutes of windows) {
+    const ranges = rangesOf.get(minutes)!;
+    const inWindow = segments.flatMap((segment, index) => (ranges.some((range) => range.grain === segment.grain && range.from <= segment.from && segment.to <= range.to) ? [index] : []));
+    const sums: MonitorRollupSums[] = [];
+    for (const group of groups.values()) {
+      let values: number[] | null = null;
+      for (const index of inWindow) {
+        const segmentSums = group.bySegment.get(index);
+        if (segmentSums === undefined) continue;
+        values ??= new Array<number>(monitorRollupSummedColumns.length).fill(0);
+        for (let column = 0; column < segmentSums.length; column += 1) values[column]! += segmentSums[column]!;
+      }
+      if (values !== null) sums.push({ key: group.key, values });
+    }
+    result.set(minutes, sums);
+  }
+  return result;
+}
+
 function toDate(value: unknown): Date {
   if (value instanceof Date) return value;
   const text = String(value);

@@ -1,13 +1,16 @@
-import type { MonitorEventKind, MonitorScopeKind } from "@gateway/contracts";
+import type { MonitorEventKind } from "@gateway/contracts";
 import {
   applyMonitorTransition,
+  createMonitorStates,
   listEnabledMonitorRules,
   listMonitorStates,
+  monitorRollupDimensions,
   recordMonitorValues,
-  sumMonitorRollups,
+  sumMonitorRollupWindows,
   type DatabaseClient,
   type MonitorRuleRecord,
   type MonitorStateRecord,
+  type NewMonitorState,
   type SqlClient,
 } from "@gateway/db";
 import { monitorActivityUrl } from "./monitor-activity-url.js";
@@ -34,11 +37,13 @@ export interface MonitorEvaluationResult {
 type SumsByValue = Map<string, Map<string, number[]>>;
 
 /**
- * One evaluation of every enabled rule: the metrics of each (window, scope kind) from the
+ * One evaluation of every enabled rule: the metrics of every window and scope from the
  * monitors' rollup in one query, then per rule and scope value the state machine
  * ok/resolved -> firing -> (renotified) -> resolved. Windows end at the start of the current
  * minute (whole minutes only). Muted rules keep their stored state and notify nothing until the
- * mute ends. Each change and its event are written in one transaction fenced by the lease.
+ * mute ends. Each change and its event are written in one transaction fenced by the lease; first
+ * states without an event are created together in one such transaction, and the values of
+ * unchanged states are written in batches.
  */
 export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions): Promise<MonitorEvaluationResult> {
   const { database, now } = options;
@@ -54,6 +59,7 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
     states.set(state.ruleId, list);
   }
   const values: Array<{ ruleId: string; scopeValue: string; value: number | null; calls: number; evaluatedAt: Date }> = [];
+  const created: NewMonitorState[] = [];
   for (const rule of rules) {
     const windowStart = new Date(end.getTime() - rule.windowMinutes * 60_000);
     const byValue = sums.get(`${rule.windowMinutes}:${rule.scopeKind}`)?.get(rule.organizationId) ?? new Map<string, number[]>();
@@ -71,6 +77,10 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
         if (state !== null && (state.value !== measured.value || state.calls !== measured.calls)) {
           values.push({ ruleId: rule.id, scopeValue, value: measured.value, calls: measured.calls, evaluatedAt: now });
         }
+        continue;
+      }
+      if (state === null && change.event === null) {
+        created.push({ ruleId: rule.id, scopeValue, status: change.status, value: measured.value, calls: measured.calls, since: now, evaluatedAt: now, lastNotifiedAt: null });
         continue;
       }
       const notifies = change.event !== null && rule.channelIds.length > 0;
@@ -111,6 +121,7 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
       else if (change.event !== null) result.events += 1;
     }
   }
+  result.lost += created.length - (await createMonitorStates(database, { ...options.lease, now }, created));
   await recordMonitorValues(database, values);
   return result;
 }
@@ -137,33 +148,37 @@ function decide(
   return state === null && (rule.scopeKind === "organization" || rule.scopeValue !== null) ? { status: "ok", event: null } : null;
 }
 
-/** Sums per `window:scopeKind` -> organization -> scope value ("" = all values together), one query per (window, scope kind). */
+/**
+ * Sums per `window:scopeKind` -> organization -> scope value ("" = all values together): ONE
+ * query reads every window of every rule grouped by all the rollup's dimensions, and each scope
+ * kind adds those groups up by its own dimension here.
+ */
 async function loadWindowSums(database: SqlClient, rules: readonly MonitorRuleRecord[], end: Date): Promise<Map<string, SumsByValue>> {
-  const groups = new Map<string, { windowMinutes: number; scopeKind: MonitorScopeKind; organizationIds: Set<string> }>();
+  const windows = await sumMonitorRollupWindows(database, {
+    organizationIds: [...new Set(rules.map((rule) => rule.organizationId))],
+    end,
+    windowsMinutes: [...new Set(rules.map((rule) => rule.windowMinutes))],
+    groupBy: monitorRollupDimensions,
+  });
+  const sums = new Map<string, SumsByValue>();
   for (const rule of rules) {
     const key = `${rule.windowMinutes}:${rule.scopeKind}`;
-    const group = groups.get(key) ?? { windowMinutes: rule.windowMinutes, scopeKind: rule.scopeKind, organizationIds: new Set<string>() };
-    group.organizationIds.add(rule.organizationId);
-    groups.set(key, group);
-  }
-  const sums = new Map<string, SumsByValue>();
-  for (const [key, group] of groups) {
-    const dimension = scopeDimension[group.scopeKind];
-    const rows = await sumMonitorRollups(database, {
-      organizationIds: [...group.organizationIds],
-      start: new Date(end.getTime() - group.windowMinutes * 60_000),
-      end,
-      groupBy: dimension === "organization_id" ? ["organization_id"] : ["organization_id", dimension],
-    });
+    if (sums.has(key)) continue;
+    const position = rule.scopeKind === "organization" ? -1 : monitorRollupDimensions.indexOf(scopeDimension[rule.scopeKind]);
     const byOrganization: SumsByValue = new Map();
-    for (const row of rows) {
-      const [organizationId, value = ""] = row.key as [string, string?];
+    for (const row of windows.get(rule.windowMinutes) ?? []) {
+      const organizationId = row.key[0]!;
+      const value = position === -1 ? "" : row.key[position]!;
       const byValue = byOrganization.get(organizationId) ?? new Map<string, number[]>();
       byOrganization.set(organizationId, byValue);
       const total = byValue.get("") ?? [];
       addSums(total, row.values);
       byValue.set("", total);
-      if (value !== "") byValue.set(value, row.values);
+      if (value !== "") {
+        const sum = byValue.get(value) ?? [];
+        addSums(sum, row.values);
+        byValue.set(value, sum);
+      }
     }
     sums.set(key, byOrganization);
   }
