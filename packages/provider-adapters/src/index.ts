@@ -1,23 +1,35 @@
-// Adapters
+// Per-capability models: what one provider connection can do
 export type {
   AdapterConnection,
+  ChatFormat,
+  ChatModel,
+  DecisionModel,
   DecisionResult,
+  EmbeddingModel,
   ForwardableHeaders,
   ProviderAdapter,
   ProviderCallContext,
-  ProviderCapabilities,
   ProviderKind,
   ProviderResult,
   ProviderTarget,
+  RequestBody,
   TokenCount,
+  TokenCounter,
+  TranslatedChatCall,
 } from "./provider-adapter.js";
 export { emptyUsage, addUsage } from "./provider-adapter.js";
-export { createProviderAdapter } from "./create-provider-adapter.js";
-export { createOpenAiAdapter, openAiDefaultBaseUrl } from "./openai-adapter.js";
-export type { ProviderAdapterDependencies } from "./openai-adapter.js";
-export { createAnthropicAdapter, anthropicDefaultBaseUrl, anthropicDefaultVersion, anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
-export { createSystemOneAdapter } from "./systemone-adapter.js";
-export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
+export { callChatModel, chatModelOf, unsupportedCapability } from "./call-chat-model.js";
+
+// Providers: one folder each under src/providers/, registered from the folders
+export type { ModelFactory, ProviderAdapterDependencies, ProviderDefinition } from "./providers/provider-definition.js";
+export { defineProvider } from "./providers/provider-definition.js";
+export { createProviderAdapter, providerOf, registeredProviderList } from "./providers/provider-registry.js";
+export { providerKinds, providerKindSchema } from "./providers/provider-kinds.js";
+export type { RegisteredProviderKind } from "./providers/provider-kinds.js";
+export { openAiDefaultBaseUrl } from "./providers/openai/openai-adapter.js";
+export { anthropicDefaultBaseUrl, anthropicDefaultVersion } from "./providers/anthropic/anthropic-adapter.js";
+export { anthropicDefaultMaxTokens } from "./providers/anthropic/provider.js";
+export { createDemoAdapter, demoHeaderName, demoNotice } from "./providers/demo/demo-adapter.js";
 export { connectionApiUrl } from "./connection-api-url.js";
 export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";

@@ -74,7 +74,7 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
   it("a stream the caller abandons is settled with partial usage (never free) and status 499", async () => {
     const adapter: ProviderAdapter = {
       ...createDemoAdapter(),
-      chatCompletions: async (_body, _target, context) => ({
+      chat: { passthrough: ["openai-chat"], send: async (_format, _body, _target, context) => ({
         kind: "stream",
         status: 200,
         format: "openai-chat",
@@ -85,7 +85,7 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
           })(),
           createChatStreamDecoder(),
         ),
-      }),
+      }) },
     };
     const { dependencies, events } = createDependencies({ adapter });
     const caller = new AbortController();

@@ -1,4 +1,4 @@
-import { createStreamRenderer } from "@gateway/provider-adapters";
+import { callChatModel, chatModelOf, createStreamRenderer } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { guardChatOutput } from "./guard-chat-output.js";
@@ -17,7 +17,9 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
     model: (request) => request.model,
     admission: ({ snapshot, identity, plan, request }) => estimateChatAdmission({ snapshot, identity, plan, body: request, format }),
     invoke: ({ adapter, request, target, context, headers }) =>
-      openai ? adapter.chatCompletions(request, target, context) : adapter.messages(request, target, context, headers),
+      openai
+        ? callChatModel(chatModelOf(adapter, target), "openai-chat", request, target, context)
+        : callChatModel(chatModelOf(adapter, target), "anthropic-messages", request, target, context, headers),
     guardOutput: (body, guardrails) => guardChatOutput({ guardrails, body, format }),
     streamRenderer: ({ format: upstreamFormat, request, target, requestId }) =>
       createStreamRenderer({
@@ -31,14 +33,14 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
 }
 
 /**
- * `POST /v1/chat/completions`: OpenAI format in and out, on any provider (native for
- * OpenAI-compatible connections, translated for Anthropic ones). Errors use the gateway body.
+ * `POST /v1/chat/completions`: OpenAI format in and out, on any provider with a chat model
+ * (passed through where the model takes chat completions, else translated). Errors use the gateway body.
  */
 export const chatCompletionsEndpoint: InferenceEndpoint<ChatBody> = chatShapedEndpoint("openai");
 
 /**
- * `POST /v1/messages`: Anthropic format in and out (native for Anthropic connections,
- * translated for OpenAI-compatible ones); `x-api-key: gak_...` is accepted, `anthropic-version`
+ * `POST /v1/messages`: Anthropic format in and out (passed through where the model takes
+ * messages, else translated); `x-api-key: gak_...` is accepted, `anthropic-version`
  * and `anthropic-beta` are forwarded, and errors use the Anthropic error body and types.
  */
 export const messagesEndpoint: InferenceEndpoint<ChatBody> = chatShapedEndpoint("anthropic");

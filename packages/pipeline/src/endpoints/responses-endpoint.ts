@@ -1,6 +1,6 @@
 import type { JsonObject } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
-import { createStreamRenderer } from "@gateway/provider-adapters";
+import { callChatModel, chatModelOf, createStreamRenderer } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import type { ResponseStore } from "../runtime/response-store.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
@@ -120,7 +120,7 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       }),
 
     async invoke({ adapter, request, target, context }) {
-      const answer = await adapter.responses(request, target, context);
+      const answer = await callChatModel(chatModelOf(adapter, target), "openai-responses", request, target, context);
       if (answer.kind === "stream") return answer;
       const overrides = overridesOf(stateOf(request));
       const body = answer.body as JsonObject;

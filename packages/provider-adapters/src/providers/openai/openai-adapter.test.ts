@@ -1,11 +1,12 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../test/fake-upstream.js";
-import type { FakeUpstream } from "../test/fake-upstream.js";
-import { createProviderAdapter } from "./create-provider-adapter.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { HttpTransport } from "./http-transport.js";
-import { renderStreamResult } from "../test/render-stream-result.js";
+import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeUpstream } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import { renderStreamResult } from "../../../test/render-stream-result.js";
+import { chatCompletions, countTokens } from "../../../test/adapter-calls.js";
 
 // The first local count builds the tokenizer's rank tables (about 1 s on an idle 2-core
 // machine, several seconds while other suites run beside it): allow for that, not for a hang.
@@ -66,7 +67,7 @@ describe("openai adapter: native chat completions", () => {
   it("passes the body through (unknown fields untouched, model replaced) with auth and connection headers", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, completion));
     const body = { model: "openai-test/openai/gpt-test", messages: [{ role: "user", content: "Hi" }], custom_field: { a: [1, 2] }, seed: 7 };
-    const result = await adapter.chatCompletions(body, target, callContext());
+    const result = await chatCompletions(adapter, body, target, callContext());
     const received = upstream.requests[0]!;
     expect(received.method).toBe("POST");
     expect(received.path).toBe("/v1/chat/completions");
@@ -81,7 +82,7 @@ describe("openai adapter: native chat completions", () => {
 
   it("streams SSE events as they arrive; forces include_usage upstream and strips the usage chunk the caller did not ask for", async () => {
     const { adapter, target, upstream } = await setup((request, response) => writeSse(response, request.body.stream_options?.include_usage === true));
-    const result = await adapter.chatCompletions({ model: "x", stream: true, messages: [{ role: "user", content: "Hi" }] }, target, callContext());
+    const result = await chatCompletions(adapter, { model: "x", stream: true, messages: [{ role: "user", content: "Hi" }] }, target, callContext());
     expect(upstream.requests[0]!.body.stream_options).toEqual({ include_usage: true });
     expect(upstream.requests[0]!.headers.accept).toBe("text/event-stream");
     if (result.kind !== "stream") throw new Error("expected a stream");
@@ -96,7 +97,7 @@ describe("openai adapter: native chat completions", () => {
 
   it("keeps the usage chunk when the caller asked for it, and the caller's other stream options", async () => {
     const { adapter, target, upstream } = await setup((request, response) => writeSse(response, request.body.stream_options?.include_usage === true));
-    const result = await adapter.chatCompletions(
+    const result = await chatCompletions(adapter, 
       { model: "x", stream: true, stream_options: { include_usage: true, include_obfuscation: false }, messages: [] },
       target,
       callContext(),
@@ -117,7 +118,7 @@ describe("openai adapter: native chat completions", () => {
       response.write(`data: ${JSON.stringify(chunk([{ index: 0, delta: { content: "A" }, finish_reason: null }]))}\n\n`);
       finish = () => response.end("data: [DONE]\n\n");
     });
-    const result = await adapter.chatCompletions({ stream: true, messages: [] }, target, callContext());
+    const result = await chatCompletions(adapter, { stream: true, messages: [] }, target, callContext());
     if (result.kind !== "stream") throw new Error("expected a stream");
     const iterator = renderStreamResult(result).events[Symbol.asyncIterator]();
     const first = await iterator.next();
@@ -130,7 +131,7 @@ describe("openai adapter: native chat completions", () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 429, { error: { message: "Rate limit reached for gpt-test", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "17" }),
     );
-    const error = await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext()));
+    const error = await rejectionOf(chatCompletions(adapter, { messages: [] }, target, callContext()));
     expect(error).toMatchObject({ code: "upstream_rate_limited", status: 429, retryAfter: "17", retryable: true });
     expect(error.message).toBe("Rate limit reached for gpt-test");
   });
@@ -140,7 +141,7 @@ describe("openai adapter: native chat completions", () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 429, { error: { message: "slow down" } }, { "retry-after": date }),
     );
-    const error = await rejectionOf(adapter.chatCompletions({ messages: [], stream: true }, target, callContext()));
+    const error = await rejectionOf(chatCompletions(adapter, { messages: [], stream: true }, target, callContext()));
     expect(error).toMatchObject({ code: "upstream_rate_limited", retryAfter: date });
   });
 
@@ -148,7 +149,7 @@ describe("openai adapter: native chat completions", () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 500, { error: { message: "Traceback (most recent call last): at /srv/app.py line 3" } }),
     );
-    const error = await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext()));
+    const error = await rejectionOf(chatCompletions(adapter, { messages: [] }, target, callContext()));
     expect(error).toMatchObject({ code: "upstream_error", status: 502, retryable: true, details: { upstreamStatus: 500 } });
     expect(error.message).not.toContain("Traceback");
   });
@@ -165,7 +166,7 @@ describe("openai adapter: native chat completions", () => {
     const seen: Record<number, { code: string; status: number; message: string }> = {};
     for (const next of [400, 401, 404, 413]) {
       status = next;
-      seen[next] = await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext()));
+      seen[next] = await rejectionOf(chatCompletions(adapter, { messages: [] }, target, callContext()));
     }
     expect(seen[400]).toMatchObject({ code: "invalid_request", status: 400, message: "'messages' is too short" });
     expect(seen[401]).toMatchObject({ code: "upstream_error", status: 502 });
@@ -179,18 +180,20 @@ describe("openai adapter: native chat completions", () => {
       response.writeHead(200, { "content-type": "text/html" });
       response.end("<html>proxy</html>");
     });
-    expect(await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502 });
+    expect(await rejectionOf(chatCompletions(adapter, { messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502 });
   });
 
-  it("declares native chat completions, translated messages and local count_tokens", async () => {
+  it("passes chat completions through, translates messages and decisions, counts tokens locally", async () => {
     const { adapter } = await setup((_request, response) => sendJson(response, 200, completion));
-    expect(adapter.capabilities).toMatchObject({ chatFormat: "openai", chatCompletions: "native", messages: "translated", decisions: "translated", logprobs: true, countTokens: "local" });
+    expect(adapter.chat?.passthrough).toEqual(["openai-chat", "openai-responses"]);
+    expect(adapter.decisions).toMatchObject({ passthrough: [], logprobs: true });
+    expect(adapter.tokenCounter?.passthrough).toEqual([]);
   });
 
   it("counts tokens locally without calling upstream", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, completion));
-    const short = await adapter.countTokens({ model: "x", messages: [{ role: "user", content: "Hi" }] }, target, callContext());
-    const long = await adapter.countTokens(
+    const short = await countTokens(adapter, { model: "x", messages: [{ role: "user", content: "Hi" }] }, target, callContext());
+    const long = await countTokens(adapter, 
       { model: "x", messages: [{ role: "user", content: "Hi there, this is a considerably longer message with many more tokens." }] },
       target,
       callContext(),
@@ -206,7 +209,7 @@ describe("openai adapter: native chat completions", () => {
       response.write(`data: ${JSON.stringify(chunk([{ index: 0, delta: { content: "A" }, finish_reason: null }]))}\n\n`);
     });
     const controller = new AbortController();
-    const result = await adapter.chatCompletions({ stream: true, messages: [] }, target, callContext({ signal: controller.signal }));
+    const result = await chatCompletions(adapter, { stream: true, messages: [] }, target, callContext({ signal: controller.signal }));
     if (result.kind !== "stream") throw new Error("expected a stream");
     const iterator = renderStreamResult(result).events[Symbol.asyncIterator]();
     await iterator.next();
@@ -221,7 +224,7 @@ describe("openai adapter: native chat completions", () => {
     const { adapter, target } = await setup(() => {
       // never answers
     });
-    expect(await rejectionOf(adapter.chatCompletions({ messages: [] }, target, callContext({ timeoutMs: 100 })))).toMatchObject({
+    expect(await rejectionOf(chatCompletions(adapter, { messages: [] }, target, callContext({ timeoutMs: 100 })))).toMatchObject({
       code: "upstream_timeout",
       status: 504,
     });

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../test/fake-upstream.js";
-import type { FakeHandler, FakeUpstream } from "../test/fake-upstream.js";
-import { createProviderAdapter } from "./create-provider-adapter.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { HttpTransport } from "./http-transport.js";
-import { renderStreamResult } from "../test/render-stream-result.js";
+import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeHandler, FakeUpstream } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import { renderStreamResult } from "../../../test/render-stream-result.js";
+import { countTokens, messages } from "../../../test/adapter-calls.js";
 
 let upstream: FakeUpstream | undefined;
 let transport: HttpTransport | undefined;
@@ -56,7 +57,7 @@ describe("anthropic adapter: native messages", () => {
       messages: [{ role: "user", content: "Hi" }],
       unknown_extension: true,
     };
-    const result = await adapter.messages(body, target, callContext());
+    const result = await messages(adapter, body, target, callContext());
     const received = upstream.requests[0]!;
     expect(received.path).toBe("/v1/messages");
     expect(received.headers["x-api-key"]).toBe("sk-test-secret-credential-123456");
@@ -72,7 +73,7 @@ describe("anthropic adapter: native messages", () => {
 
   it("forwards the caller's anthropic-version and anthropic-beta", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, message));
-    await adapter.messages({ max_tokens: 5, messages: [] }, target, callContext(), {
+    await messages(adapter, { max_tokens: 5, messages: [] }, target, callContext(), {
       "anthropic-version": "2023-01-01",
       "anthropic-beta": "prompt-caching-2024-07-31",
       "x-gateway-client": "should-not-be-forwarded",
@@ -88,7 +89,7 @@ describe("anthropic adapter: native messages", () => {
       response.writeHead(200, { "content-type": "text/event-stream" });
       response.end(sseText);
     });
-    const result = await adapter.messages({ max_tokens: 5, stream: true, messages: [] }, target, callContext());
+    const result = await messages(adapter, { max_tokens: 5, stream: true, messages: [] }, target, callContext());
     if (result.kind !== "stream") throw new Error("expected a stream");
     const events = await collect(renderStreamResult(result).events);
     expect(events.map((event) => event.event)).toEqual([
@@ -107,7 +108,7 @@ describe("anthropic adapter: native messages", () => {
   it("counts tokens natively", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, { input_tokens: 42 }));
     const body = { model: "x", messages: [{ role: "user", content: "Hello" }], system: "s" };
-    expect(await adapter.countTokens(body, target, callContext())).toEqual({ inputTokens: 42, local: false });
+    expect(await countTokens(adapter, body, target, callContext())).toEqual({ inputTokens: 42, local: false });
     expect(upstream.requests[0]!.path).toBe("/v1/messages/count_tokens");
     expect(upstream.requests[0]!.body).toEqual({ ...body, model: "anthropic/claude-test" });
   });
@@ -122,23 +123,26 @@ describe("anthropic adapter: native messages", () => {
         { "retry-after": "30" },
       ),
     );
-    expect(await rejectionOf(adapter.messages({ messages: [] }, target, callContext()))).toMatchObject({
+    expect(await rejectionOf(messages(adapter, { messages: [] }, target, callContext()))).toMatchObject({
       code: "upstream_rate_limited",
       retryAfter: "30",
       message: "Number of request tokens has exceeded your rate limit",
     });
     status = 529;
-    expect(await rejectionOf(adapter.messages({ messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502, retryable: true });
+    expect(await rejectionOf(messages(adapter, { messages: [] }, target, callContext()))).toMatchObject({ code: "upstream_error", status: 502, retryable: true });
     status = 400;
-    expect(await rejectionOf(adapter.messages({ messages: [] }, target, callContext()))).toMatchObject({
+    expect(await rejectionOf(messages(adapter, { messages: [] }, target, callContext()))).toMatchObject({
       code: "invalid_request",
       message: "max_tokens: Field required",
       retryable: false,
     });
   });
 
-  it("declares native messages and count_tokens, translated chat completions", async () => {
+  it("passes messages and count_tokens through, translates chat completions, has no embeddings", async () => {
     const { adapter } = await setup((_request, response) => sendJson(response, 200, message));
-    expect(adapter.capabilities).toMatchObject({ chatFormat: "anthropic", messages: "native", chatCompletions: "translated", logprobs: false, countTokens: "native" });
+    expect(adapter.chat?.passthrough).toEqual(["anthropic-messages"]);
+    expect(adapter.tokenCounter?.passthrough).toEqual(["anthropic-messages"]);
+    expect(adapter.decisions).toMatchObject({ passthrough: [], logprobs: false });
+    expect(adapter.embeddings).toBeUndefined();
   });
 });

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { fakeCallUsage, fakeLogprobCompletion, parsePromptLabels, userPrompt } from "../../test/fake-openai-decisions.js";
-import type { Beliefs, FakeLogprobOptions } from "../../test/fake-openai-decisions.js";
-import { callContext, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../test/fake-upstream.js";
-import type { FakeHandler, FakeUpstream, RecordedRequest } from "../../test/fake-upstream.js";
-import { createProviderAdapter } from "../create-provider-adapter.js";
-import { createHttpTransport } from "../http-transport.js";
-import type { HttpTransport } from "../http-transport.js";
-import type { AdapterConnection } from "../provider-adapter.js";
-import type { DecisionRequest } from "./decision-contract.js";
+import { fakeCallUsage, fakeLogprobCompletion, parsePromptLabels, userPrompt } from "../../../test/fake-openai-decisions.js";
+import type { Beliefs, FakeLogprobOptions } from "../../../test/fake-openai-decisions.js";
+import { callContext, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeHandler, FakeUpstream, RecordedRequest } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import type { AdapterConnection } from "../../provider-adapter.js";
+import type { DecisionRequest } from "../../decision/decision-contract.js";
+import { decide } from "../../../test/adapter-calls.js";
 
 let upstream: FakeUpstream | undefined;
 let transport: HttpTransport | undefined;
@@ -53,7 +54,7 @@ function expectClose(actual: Record<string, number> | undefined, wanted: Record<
 describe("openai adapter: decisions from logprobs", () => {
   it("noul: one token at temperature 0 with top_logprobs 20; P(true) recovered with variants merged", async () => {
     const { adapter, target, upstream } = await setup(believing({ "Is it a billing issue?": { true: 0.73, false: 0.27 } }, { variants: true }));
-    const result = await adapter.decide(decision({ billing: { type: "noul", instructions: "Is it a billing issue?" } }), target, callContext());
+    const result = await decide(adapter, decision({ billing: { type: "noul", instructions: "Is it a billing issue?" } }), target, callContext());
 
     const sent = upstream.requests[0]!;
     expect(sent.path).toBe("/v1/chat/completions");
@@ -75,7 +76,7 @@ describe("openai adapter: decisions from logprobs", () => {
   it("choice: letter labels, variants A / ' A' / a merged, renormalised over the allowed labels", async () => {
     const beliefs = { refund: 0.5, chargeback: 0.3, ignore: 0.2 };
     const { adapter, target, upstream } = await setup(believing({ "What to do?": beliefs }, { variants: true, labelMass: 0.8 }));
-    const result = await adapter.decide(
+    const result = await decide(adapter, 
       decision({ action: { type: "choice", instructions: "What to do?", criteria: { refund: "Refund the duplicate", chargeback: null, ignore: "Do nothing" } } }),
       target,
       callContext(),
@@ -95,7 +96,7 @@ describe("openai adapter: decisions from logprobs", () => {
     const beliefs: Beliefs = JSON.parse('{"__proto__":0.6,"constructor":0.3,"valueOf":0.1}');
     const { adapter, target } = await setup(believing({ "What to do?": beliefs }));
     const questions = JSON.parse('{"__proto__":{"type":"choice","instructions":"What to do?","criteria":{"__proto__":"a","constructor":null,"valueOf":"c"}}}');
-    const result = await adapter.decide(decision(questions), target, callContext());
+    const result = await decide(adapter, decision(questions), target, callContext());
     expect(Object.keys(result.response.answers)).toEqual(["__proto__"]);
     const answer = Object.getOwnPropertyDescriptor(result.response.answers, "__proto__")?.value as { choice: string; probabilities: Record<string, number> };
     expect(answer.choice).toBe("__proto__");
@@ -106,7 +107,7 @@ describe("openai adapter: decisions from logprobs", () => {
     const beliefs = { "0": 0.05, "1": 0.1, "2": 0.2, "3": 0.4, "4": 0.25 };
     const { adapter, target, upstream } = await setup(believing({ "How urgent?": beliefs }));
     const levels = ["none", "low", "medium", "high", "critical"];
-    const result = await adapter.decide(decision({ urgency: { type: "score", instructions: "How urgent?", criteria: levels } }), target, callContext());
+    const result = await decide(adapter, decision({ urgency: { type: "score", instructions: "How urgent?", criteria: levels } }), target, callContext());
     expect(userPrompt(upstream.requests[0]!)).toContain("Reply with exactly one label: 0, 1, 2, 3, 4.");
     const answer = result.response.answers.urgency as unknown as { score: number; probabilities: Record<string, number>; legend: Record<string, unknown> };
     expectClose(answer.probabilities, beliefs);
@@ -118,7 +119,7 @@ describe("openai adapter: decisions from logprobs", () => {
     const levels = Array.from({ length: 12 }, (_, index) => `level text ${index}`);
     const beliefs: Beliefs = Object.fromEntries(levels.map((_, index) => [String(index), index + 1]));
     const { adapter, target, upstream } = await setup(believing({ "Rate it": beliefs }));
-    const result = await adapter.decide(decision({ rating: { type: "score", instructions: "Rate it", criteria: levels } }), target, callContext());
+    const result = await decide(adapter, decision({ rating: { type: "score", instructions: "Rate it", criteria: levels } }), target, callContext());
     const prompt = userPrompt(upstream.requests[0]!);
     expect(prompt).toContain("L: level 11 — level text 11");
     expect(prompt).toContain("Reply with exactly one label: A, B, C, D, E, F, G, H, I, J, K, L.");
@@ -138,7 +139,7 @@ describe("openai adapter: decisions from logprobs", () => {
     beliefs["option-250"] = 0.35;
     const { adapter, target, upstream } = await setup(believing({ "Pick one": beliefs }));
     const criteria = Object.fromEntries(names.map((name) => [name, `about ${name}`]));
-    const result = await adapter.decide(decision({ pick: { type: "choice", instructions: "Pick one", criteria } }), target, callContext());
+    const result = await decide(adapter, decision({ pick: { type: "choice", instructions: "Pick one", criteria } }), target, callContext());
 
     expect(upstream.requests).toHaveLength(4);
     const groupRequest = upstream.requests.find((request) => userPrompt(request).includes("<groups>"))!;
@@ -164,7 +165,7 @@ describe("openai adapter: decisions from logprobs", () => {
     beliefs["20"] = 0.3;
     beliefs["39"] = 0.4;
     const { adapter, target, upstream } = await setup(believing({ "Points?": beliefs }));
-    const result = await adapter.decide(decision({ points: { type: "score", instructions: "Points?", criteria: levels } }), target, callContext());
+    const result = await decide(adapter, decision({ points: { type: "score", instructions: "Points?", criteria: levels } }), target, callContext());
     const groupPromptText = userPrompt(upstream.requests.find((request) => userPrompt(request).includes("<groups>"))!);
     expect(groupPromptText).toContain("split into groups of consecutive levels");
     expect(parsePromptLabels(groupPromptText).map((group) => group.keys)).toEqual([
@@ -184,7 +185,7 @@ describe("openai adapter: decisions from logprobs", () => {
     beliefs.c20 = 0.005; // group B holds 0.005: not explored
     const { adapter, target, upstream } = await setup(believing({ "Which?": beliefs }));
     const criteria = Object.fromEntries(names.map((name) => [name, null]));
-    const result = await adapter.decide(decision({ which: { type: "choice", instructions: "Which?", criteria } }), target, callContext());
+    const result = await decide(adapter, decision({ which: { type: "choice", instructions: "Which?", criteria } }), target, callContext());
     expect(upstream.requests).toHaveLength(2);
     const answer = result.response.answers.which as unknown as { probabilities: Record<string, number> };
     const wanted: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
@@ -205,7 +206,7 @@ describe("openai adapter: decisions from logprobs", () => {
       inFlight -= 1;
       await handler(request, response);
     });
-    const result = await adapter.decide(
+    const result = await decide(adapter, 
       decision({
         one: { type: "noul", instructions: "Q one" },
         two: { type: "noul", instructions: "Q two" },
@@ -236,7 +237,7 @@ describe("openai adapter: decisions from logprobs", () => {
       }
       sendJson(response, 200, fakeLogprobCompletion(request, { true: 0.6, false: 0.4 }));
     });
-    const result = await adapter.decide(
+    const result = await decide(adapter, 
       decision({
         refused: { type: "noul", instructions: "Refuse me" },
         filtered: { type: "choice", instructions: "Filter me", criteria: { x: null, y: null } },
@@ -256,22 +257,22 @@ describe("openai adapter: decisions from logprobs", () => {
       body.choices[0]!.logprobs.content[0]!.top_logprobs = [{ token: "Maybe", logprob: -0.1, bytes: [] }];
       sendJson(response, 200, body);
     });
-    const error = await rejectionOf(adapter.decide(decision({ q: { type: "noul", instructions: "?" } }), target, callContext()));
+    const error = await rejectionOf(decide(adapter, decision({ q: { type: "noul", instructions: "?" } }), target, callContext()));
     expect(error).toMatchObject({ code: "upstream_error", status: 502 });
   });
 
   it("extensions it cannot represent fail with unsupported_feature naming the property, before any call", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 500, {}));
     const requestExtension = await rejectionOf(
-      adapter.decide(decision({ q: { type: "noul", instructions: "?" } }, { metadata: { team: "x" } }), target, callContext()),
+      decide(adapter, decision({ q: { type: "noul", instructions: "?" } }, { metadata: { team: "x" } }), target, callContext()),
     );
     expect(requestExtension).toMatchObject({ code: "unsupported_feature", status: 400, param: "metadata" });
     const questionExtension = await rejectionOf(
-      adapter.decide(decision({ q: { type: "noul", instructions: "?", examples: [] } }), target, callContext()),
+      decide(adapter, decision({ q: { type: "noul", instructions: "?", examples: [] } }), target, callContext()),
     );
     expect(questionExtension).toMatchObject({ code: "unsupported_feature", param: "questions.q.examples" });
     const rubric = await rejectionOf(
-      adapter.decide(decision({ s: { type: "score", instructions: "?", criteria: { "1": "bad", "5": "good" } } }), target, callContext()),
+      decide(adapter, decision({ s: { type: "score", instructions: "?", criteria: { "1": "bad", "5": "good" } } }), target, callContext()),
     );
     expect(rubric).toMatchObject({ code: "unsupported_feature", param: "questions.s.criteria" });
     expect(upstream.requests).toHaveLength(0);
@@ -281,7 +282,7 @@ describe("openai adapter: decisions from logprobs", () => {
     const { adapter, target } = await setup(() => {
       // never answers
     });
-    const error = await rejectionOf(adapter.decide(decision({ q: { type: "noul", instructions: "?" } }), target, callContext({ timeoutMs: 100 })));
+    const error = await rejectionOf(decide(adapter, decision({ q: { type: "noul", instructions: "?" } }), target, callContext({ timeoutMs: 100 })));
     expect(error).toMatchObject({ code: "upstream_timeout", status: 504 });
   });
 
@@ -296,7 +297,7 @@ describe("openai adapter: decisions from logprobs", () => {
       // "Hangs" never answers
     });
     const error = await rejectionOf(
-      adapter.decide(decision({ a: { type: "noul", instructions: "Fails" }, b: { type: "noul", instructions: "Hangs" } }), target, callContext()),
+      decide(adapter, decision({ a: { type: "noul", instructions: "Fails" }, b: { type: "noul", instructions: "Hangs" } }), target, callContext()),
     );
     expect(error).toMatchObject({ code: "upstream_error", status: 502 });
     const hanging = upstream.requests.find((request) => userPrompt(request).includes("Hangs"))!;
@@ -319,7 +320,7 @@ describe("openai adapter: decisions from logprobs", () => {
         usage: fakeCallUsage,
       });
     });
-    const result = await adapter.decide(decision({ q: { type: "noul", instructions: "?" } }), target, callContext());
+    const result = await decide(adapter, decision({ q: { type: "noul", instructions: "?" } }), target, callContext());
     expect(upstream.requests).toHaveLength(2);
     expect(result.response.answers.q).toEqual({ type: "noul", noul: 0.5, probability_source: "stated" });
   });
@@ -339,8 +340,8 @@ describe("openai adapter: decisions from stated probabilities (connection withou
         }),
       { logprobs: false },
     );
-    expect(adapter.capabilities.logprobs).toBe(false);
-    const result = await adapter.decide(
+    expect(adapter.decisions?.logprobs).toBe(false);
+    const result = await decide(adapter, 
       decision({ pick: { type: "choice", instructions: "Pick", criteria: { red: "warm", green: null, blue: null } } }),
       target,
       callContext(),
@@ -375,11 +376,11 @@ describe("openai adapter: decisions from stated probabilities (connection withou
         }),
       { logprobs: false },
     );
-    const refused = await adapter.decide(decision({ q: { type: "noul", instructions: "?" } }), target, callContext());
+    const refused = await decide(adapter, decision({ q: { type: "noul", instructions: "?" } }), target, callContext());
     expect(refused.response.answers.q).toEqual({ type: "refusal" });
     refusal = null;
     content = '{"true":"high","false":0}';
-    expect(await rejectionOf(adapter.decide(decision({ q: { type: "noul", instructions: "?" } }), target, callContext()))).toMatchObject({
+    expect(await rejectionOf(decide(adapter, decision({ q: { type: "noul", instructions: "?" } }), target, callContext()))).toMatchObject({
       code: "upstream_error",
       status: 502,
     });

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { callContext, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../test/fake-upstream.js";
-import type { FakeHandler, FakeUpstream } from "../../test/fake-upstream.js";
-import { createProviderAdapter } from "../create-provider-adapter.js";
-import { createHttpTransport } from "../http-transport.js";
-import type { HttpTransport } from "../http-transport.js";
-import type { DecisionRequest } from "./decision-contract.js";
+import { callContext, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeHandler, FakeUpstream } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import type { DecisionRequest } from "../../decision/decision-contract.js";
+import { decide } from "../../../test/adapter-calls.js";
 
 let upstream: FakeUpstream | undefined;
 let transport: HttpTransport | undefined;
@@ -43,7 +44,7 @@ const request = (questions: DecisionRequest["questions"]): DecisionRequest =>
 describe("anthropic adapter: decisions from a forced tool call", () => {
   it("forces a tool whose schema has one number per option; stated probabilities renormalised and marked", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, toolAnswer({ "0": 0.1, "1": 0.2, "2": 0.5 })));
-    const result = await adapter.decide(
+    const result = await decide(adapter, 
       request({ severity: { type: "score", instructions: "How severe?", criteria: ["minor", "moderate", { label: "major" }] } }),
       target,
       callContext(),
@@ -83,7 +84,7 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
       const input = required[0] === "true" ? { true: 0.8, false: 0.2 } : { A: 0.1, B: 0.9 };
       sendJson(response, 200, toolAnswer(input));
     });
-    const result = await adapter.decide(
+    const result = await decide(adapter, 
       request({ broken: { type: "noul", instructions: "Broken?" }, next: { type: "choice", instructions: "Next?", criteria: { refund: null, replace: null } } }),
       target,
       callContext(),
@@ -101,7 +102,7 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
     const questions = JSON.parse(
       '{"__proto__":{"type":"choice","instructions":"Next?","criteria":{"__proto__":"a","constructor":"b","valueOf":"c"}},"toString":{"type":"noul","instructions":"Broken?"}}',
     );
-    const result = await adapter.decide(request(questions), target, callContext());
+    const result = await decide(adapter, request(questions), target, callContext());
     expect(Object.keys(result.response.answers)).toEqual(["__proto__", "toString"]);
     const answer = Object.getOwnPropertyDescriptor(result.response.answers, "__proto__")?.value as { choice: string; probabilities: Record<string, number> };
     expect(answer.choice).toBe("__proto__");
@@ -113,7 +114,7 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 200, toolAnswer(undefined, { content: [], stop_reason: "refusal" })),
     );
-    const result = await adapter.decide(request({ q: { type: "noul", instructions: "?" } }), target, callContext());
+    const result = await decide(adapter, request({ q: { type: "noul", instructions: "?" } }), target, callContext());
     expect(result.response.answers.q).toEqual({ type: "refusal" });
   });
 
@@ -121,7 +122,7 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 200, toolAnswer(undefined, { content: [{ type: "text", text: "I think 0.5" }], stop_reason: "end_turn" })),
     );
-    expect(await rejectionOf(adapter.decide(request({ q: { type: "noul", instructions: "?" } }), target, callContext()))).toMatchObject({
+    expect(await rejectionOf(decide(adapter, request({ q: { type: "noul", instructions: "?" } }), target, callContext()))).toMatchObject({
       code: "upstream_error",
       status: 502,
     });
@@ -130,7 +131,7 @@ describe("anthropic adapter: decisions from a forced tool call", () => {
   it("object rubrics are unsupported on a translated provider", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, toolAnswer({})));
     const error = await rejectionOf(
-      adapter.decide(request({ s: { type: "score", instructions: "?", criteria: { "0.5": "a", "1.5": "b" } } }), target, callContext()),
+      decide(adapter, request({ s: { type: "score", instructions: "?", criteria: { "0.5": "a", "1.5": "b" } } }), target, callContext()),
     );
     expect(error).toMatchObject({ code: "unsupported_feature", status: 400, param: "questions.s.criteria" });
     expect(upstream.requests).toHaveLength(0);

@@ -1,13 +1,14 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../test/fake-upstream.js";
-import type { FakeHandler, FakeUpstream } from "../test/fake-upstream.js";
-import { createProviderAdapter } from "./create-provider-adapter.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { HttpTransport } from "./http-transport.js";
-import type { ProviderResult } from "./provider-adapter.js";
-import type { SseEvent } from "./stream/sse-event.js";
-import { renderStreamResult } from "../test/render-stream-result.js";
+import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeHandler, FakeUpstream } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import type { ProviderResult } from "../../provider-adapter.js";
+import type { SseEvent } from "../../stream/sse-event.js";
+import { renderStreamResult } from "../../../test/render-stream-result.js";
+import { countTokens, messages } from "../../../test/adapter-calls.js";
 
 // The first local count builds the tokenizer's rank tables (about 1 s on an idle 2-core
 // machine, several seconds while other suites run beside it): allow for that, not for a hang.
@@ -102,7 +103,7 @@ describe("openai adapter: Anthropic messages, translated (JSON)", () => {
         usage: { prompt_tokens: 120, completion_tokens: 7, total_tokens: 127, prompt_tokens_details: { cached_tokens: 100 } },
       }),
     );
-    const result = await adapter.messages(
+    const result = await messages(adapter, 
       { ...messagesBody, stop_sequences: ["END"], metadata: { user_id: "user-7" }, temperature: 0.5 },
       target,
       callContext(),
@@ -165,7 +166,7 @@ describe("openai adapter: Anthropic messages, translated (JSON)", () => {
       }),
     );
     const schema = { type: "object", properties: { city: { type: "string" } } };
-    const result = await adapter.messages(
+    const result = await messages(adapter, 
       {
         model: "x",
         max_tokens: 50,
@@ -198,9 +199,9 @@ describe("openai adapter: Anthropic messages, translated (JSON)", () => {
 
   it("refuses a field it cannot translate before calling upstream", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 500, {}));
-    const error = await rejectionOf(adapter.messages({ ...messagesBody, top_k: 5 }, target, callContext()));
+    const error = await rejectionOf(messages(adapter, { ...messagesBody, top_k: 5 }, target, callContext()));
     expect(error).toMatchObject({ code: "unsupported_feature", param: "top_k", retryable: true, details: { provider: "openai-test" } });
-    const missing = await rejectionOf(adapter.messages({ model: "x", messages: [] }, target, callContext()));
+    const missing = await rejectionOf(messages(adapter, { model: "x", messages: [] }, target, callContext()));
     expect(missing).toMatchObject({ code: "invalid_request", param: "max_tokens", retryable: false });
     expect(upstream.requests).toHaveLength(0);
   });
@@ -208,7 +209,7 @@ describe("openai adapter: Anthropic messages, translated (JSON)", () => {
   it("an upstream error before any output is thrown as a GatewayError (JSON and stream)", async () => {
     const { adapter, target } = await setup((_request, response) => sendJson(response, 500, { error: { message: "boom" } }));
     for (const stream of [false, true]) {
-      expect(await rejectionOf(adapter.messages({ ...messagesBody, stream }, target, callContext()))).toMatchObject({
+      expect(await rejectionOf(messages(adapter, { ...messagesBody, stream }, target, callContext()))).toMatchObject({
         code: "upstream_error",
         status: 502,
         retryable: true,
@@ -224,7 +225,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       writeChunks(response, textChunks);
       response.end();
     });
-    const result = asStream(await adapter.messages({ ...messagesBody, stream: true }, target, callContext()));
+    const result = asStream(await messages(adapter, { ...messagesBody, stream: true }, target, callContext()));
     const received = upstream.requests[0]!;
     expect(received.headers.accept).toBe("text/event-stream");
     expect(received.body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_completion_tokens: 100 });
@@ -266,7 +267,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       ]);
       response.end();
     });
-    const result = asStream(await adapter.messages({ ...messagesBody, stream: true }, target, callContext()));
+    const result = asStream(await messages(adapter, { ...messagesBody, stream: true }, target, callContext()));
     const events = parsed(await collect(renderStreamResult(result, messagesCaller).events));
     const starts = events.filter((event) => event.type === "content_block_start");
     expect(starts).toEqual([
@@ -297,7 +298,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       ]);
       response.end();
     });
-    const result = asStream(await adapter.messages({ ...messagesBody, stream: true }, target, callContext()));
+    const result = asStream(await messages(adapter, { ...messagesBody, stream: true }, target, callContext()));
     const events = await collect(renderStreamResult(result, messagesCaller).events);
     expect(events.some((event) => event.event === "message_stop")).toBe(false);
     expect(events.at(-1)!.event).toBe("error");
@@ -316,7 +317,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
         response.end();
       };
     });
-    const result = asStream(await adapter.messages({ ...messagesBody, stream: true }, target, callContext()));
+    const result = asStream(await messages(adapter, { ...messagesBody, stream: true }, target, callContext()));
     const iterator = renderStreamResult(result, messagesCaller).events[Symbol.asyncIterator]();
     const seen: string[] = [];
     while (!seen.includes("content_block_delta")) seen.push((await iterator.next()).value.event);
@@ -334,7 +335,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       writeChunks(response, [delta({ role: "assistant", content: "" }), delta({ content: text })]);
       // never ends on its own: OpenAI sends usage only in the final chunk
     });
-    const result = asStream(await adapter.messages({ ...messagesBody, stream: true }, target, callContext()));
+    const result = asStream(await messages(adapter, { ...messagesBody, stream: true }, target, callContext()));
     const closed = upstream.requests[0]!.socketClosed;
     for await (const event of renderStreamResult(result, messagesCaller).events) {
       if (event.event === "content_block_delta") break;
@@ -350,7 +351,7 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
       writeChunks(response, [delta({ role: "assistant", content: "" })]);
     });
     const controller = new AbortController();
-    const result = asStream(await adapter.messages({ ...messagesBody, stream: true }, target, callContext({ signal: controller.signal })));
+    const result = asStream(await messages(adapter, { ...messagesBody, stream: true }, target, callContext({ signal: controller.signal })));
     const iterator = renderStreamResult(result, messagesCaller).events[Symbol.asyncIterator]();
     expect((await iterator.next()).value.event).toBe("message_start");
     const closed = upstream.requests[0]!.socketClosed;
@@ -364,13 +365,13 @@ describe("openai adapter: Anthropic messages, translated (stream)", () => {
 describe("openai adapter: count_tokens (Anthropic body, counted locally)", () => {
   it("counts system, messages and tools locally without calling upstream, and says whether the count is exact", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 500, {}), "openai/gpt-4o-mini");
-    const plain = await adapter.countTokens({ model: "x", messages: [{ role: "user", content: "Hello there" }] }, target, callContext());
-    const withSystem = await adapter.countTokens(
+    const plain = await countTokens(adapter, { model: "x", messages: [{ role: "user", content: "Hello there" }] }, target, callContext());
+    const withSystem = await countTokens(adapter, 
       { model: "x", system: "You are a helpful assistant.", messages: [{ role: "user", content: "Hello there" }] },
       target,
       callContext(),
     );
-    const withTools = await adapter.countTokens(
+    const withTools = await countTokens(adapter, 
       {
         model: "x",
         system: "You are a helpful assistant.",
@@ -389,7 +390,7 @@ describe("openai adapter: count_tokens (Anthropic body, counted locally)", () =>
 
   it("refuses a count_tokens body the messages route would refuse", async () => {
     const { adapter, target } = await setup((_request, response) => sendJson(response, 500, {}));
-    const error = await rejectionOf(adapter.countTokens({ model: "x", messages: [], thinking: { type: "enabled", budget_tokens: 1024 } }, target, callContext()));
+    const error = await rejectionOf(countTokens(adapter, { model: "x", messages: [], thinking: { type: "enabled", budget_tokens: 1024 } }, target, callContext()));
     expect(error).toMatchObject({ code: "unsupported_feature", param: "thinking", details: { provider: "openai-test" } });
   });
 });

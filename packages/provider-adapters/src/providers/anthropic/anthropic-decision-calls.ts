@@ -1,7 +1,7 @@
-import { normalizeMessagesUsage } from "../usage/messages-usage.js";
-import { malformedAnswer, postJson } from "../upstream-call.js";
-import type { DecisionAsker, DecisionCall } from "./decision-asker.js";
-import { parseStatedProbabilities, probabilitiesJsonSchema } from "./stated-probabilities.js";
+import { normalizeMessagesUsage } from "../../usage/messages-usage.js";
+import { malformedAnswer, postJson } from "../../upstream-call.js";
+import type { DecisionAsker, DecisionCall } from "../../decision/decision-asker.js";
+import { parseStatedProbabilities, probabilitiesJsonSchema } from "../../decision/stated-probabilities.js";
 
 /** Name of the tool the model is forced to call with its probabilities. */
 export const probabilityToolName = "record_probabilities";

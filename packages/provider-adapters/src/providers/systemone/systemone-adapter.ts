@@ -1,41 +1,26 @@
-import { normalizeDecisionUsage } from "./usage/decision-usage.js";
+import { normalizeDecisionUsage } from "../../usage/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
 import { GatewayError, ProviderPassthroughError, redactSecretsInValue } from "@gateway/errors";
-import { mapUpstreamError } from "./map-upstream-error.js";
-import type { ProviderAdapterDependencies } from "./openai-adapter.js";
-import type { ProviderAdapter, AdapterConnection } from "./provider-adapter.js";
-import { apiUrlOf, lowerCaseKeys } from "./upstream-call.js";
+import { mapUpstreamError } from "../../map-upstream-error.js";
+import type { ProviderAdapterDependencies } from "../provider-definition.js";
+import type { AdapterConnection, DecisionModel } from "../../provider-adapter.js";
+import { apiUrlOf, lowerCaseKeys } from "../../upstream-call.js";
+import { bearerCredentialHeaders } from "../bearer-credential-headers.js";
 
 /**
- * Adapter for an upstream that speaks the decision contract natively:
+ * The decision model of an upstream that speaks the decision contract natively:
  * `POST {baseUrl}/v1/systemone` with the request as sent (extra properties preserved; only
  * `model` is replaced by the upstream model name) and `Authorization: Bearer <credential>`.
  * Its non-2xx JSON answers pass through as `ProviderPassthroughError` (status,
  * payload with the credential redacted, `Retry-After`); a non-JSON error answer is mapped like any upstream error. 200
  * answers are checked with `checkDecisionResponse` (malformed: 502 `upstream_error`).
- * Chat, messages, responses, embeddings and token counting are not offered (`unsupported_feature`).
+ * The provider has no other model (chat, embeddings, token counts: `unsupported_feature`).
  */
-export function createSystemOneAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+export function createSystemOneDecisionModel(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): DecisionModel {
   const { transport } = dependencies;
-  const unsupported = async (): Promise<never> => {
-    throw new GatewayError("unsupported_feature", {
-      message: `The connection '${connection.name}' only answers decisions (POST /v1/systemone).`,
-      retryable: true, details: { provider: connection.name },
-    });
-  };
-
   return {
-    kind: "systemone",
-    capabilities: {
-      decisions: "native",
-      logprobs: false,
-      chatFormat: "openai",
-      countTokens: "local",
-      chatCompletions: "unsupported",
-      messages: "unsupported",
-      responses: "unsupported",
-      embeddings: "unsupported",
-    },
+    passthrough: ["systemone-decisions"],
+    logprobs: false,
 
     async decide(request, target, context) {
       const response = await transport.requestJson({
@@ -43,7 +28,7 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
         method: "POST",
         headers: {
           accept: "application/json",
-          ...(connection.credential ? { authorization: `Bearer ${connection.credential}` } : {}),
+          ...bearerCredentialHeaders(connection.credential),
           ...lowerCaseKeys(connection.headers),
         },
         body: { ...request, model: target.upstreamModel },
@@ -79,11 +64,5 @@ export function createSystemOneAdapter(connection: AdapterConnection, dependenci
       const checked = checkDecisionResponse(request, response.body);
       return { response: checked, usage: normalizeDecisionUsage(checked.usage) };
     },
-
-    chatCompletions: unsupported,
-    messages: unsupported,
-    responses: unsupported,
-    embeddings: unsupported,
-    countTokens: unsupported,
   };
 }

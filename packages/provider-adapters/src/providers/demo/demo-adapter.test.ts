@@ -1,11 +1,12 @@
 import { checkDecisionResponse } from "@gateway/decision-schema";
 import { describe, expect, it } from "vitest";
-import { callContext, collect } from "../test/fake-upstream.js";
-import { createProviderAdapter } from "./create-provider-adapter.js";
-import type { DecisionRequest } from "./decision/decision-contract.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { ProviderTarget, AdapterConnection } from "./provider-adapter.js";
-import { renderStreamResult } from "../test/render-stream-result.js";
+import { callContext, collect } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import type { DecisionRequest } from "../../decision/decision-contract.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { ProviderTarget, AdapterConnection } from "../../provider-adapter.js";
+import { renderStreamResult } from "../../../test/render-stream-result.js";
+import { chatCompletions, countTokens, decide, messages } from "../../../test/adapter-calls.js";
 
 const connection: AdapterConnection = { id: "demo", name: "demo", kind: "demo", baseUrl: null, credential: null, headers: {} };
 const target: ProviderTarget = { connection, upstreamModel: "demo/echo", qualifiedModel: "demo/demo/echo" };
@@ -30,7 +31,7 @@ describe("demo adapter", () => {
       '{"__proto__":{"type":"choice","instructions":"i","criteria":{"__proto__":"a","constructor":"b"}},"valueOf":{"type":"noul","instructions":"i"}}',
     );
     const protoRequest = { model: "demo/demo/echo", state: "s", questions } as DecisionRequest;
-    const result = await adapter.decide(protoRequest, target, callContext());
+    const result = await decide(adapter, protoRequest, target, callContext());
     expect(Object.keys(result.response.answers)).toEqual(["__proto__", "valueOf"]);
     const answer = Object.getOwnPropertyDescriptor(result.response.answers, "__proto__")?.value as { probabilities: object };
     expect(Object.keys(answer.probabilities)).toEqual(["__proto__", "constructor"]);
@@ -38,9 +39,9 @@ describe("demo adapter", () => {
   });
 
   it("answers decisions deterministically from the input, with valid, labelled answers", async () => {
-    const first = await adapter.decide(request("Buy cheap watches"), target, callContext());
-    const again = await adapter.decide(request("Buy cheap watches"), target, callContext());
-    const other = await adapter.decide(request("Where is my parcel?"), target, callContext());
+    const first = await decide(adapter, request("Buy cheap watches"), target, callContext());
+    const again = await decide(adapter, request("Buy cheap watches"), target, callContext());
+    const other = await decide(adapter, request("Where is my parcel?"), target, callContext());
     expect(again.response).toEqual(first.response);
     expect(other.response.answers).not.toEqual(first.response.answers);
     expect(() => checkDecisionResponse(request("x"), first.response)).not.toThrow();
@@ -53,8 +54,8 @@ describe("demo adapter", () => {
 
   it("answers chat completions as JSON and as a stream with usage, labelled as demo", async () => {
     const body = { model: "x", messages: [{ role: "user", content: "Hello" }] };
-    const json = await adapter.chatCompletions(body, target, callContext());
-    const jsonAgain = await adapter.chatCompletions(body, target, callContext());
+    const json = await chatCompletions(adapter, body, target, callContext());
+    const jsonAgain = await chatCompletions(adapter, body, target, callContext());
     expect(json).toEqual(jsonAgain);
     if (json.kind !== "json") throw new Error("expected JSON");
     const completion = json.body as { choices: { message: { content: string } }[]; usage: { prompt_tokens: number } };
@@ -62,7 +63,7 @@ describe("demo adapter", () => {
     expect(json.headers).toEqual({ "x-gateway-demo": "true" });
     expect(completion.usage.prompt_tokens).toBe(json.usage.inputTokens);
 
-    const stream = await adapter.chatCompletions({ ...body, stream: true, stream_options: { include_usage: true } }, target, callContext());
+    const stream = await chatCompletions(adapter, { ...body, stream: true, stream_options: { include_usage: true } }, target, callContext());
     if (stream.kind !== "stream") throw new Error("expected a stream");
     const events = await collect(renderStreamResult(stream, { includeUsage: true }).events);
     expect(events.at(-1)).toEqual({ data: "[DONE]" });
@@ -75,11 +76,11 @@ describe("demo adapter", () => {
 
   it("answers messages (JSON and stream) and counts tokens", async () => {
     const body = { model: "x", max_tokens: 10, messages: [{ role: "user", content: "Hi" }] };
-    const json = await adapter.messages(body, target, callContext());
+    const json = await messages(adapter, body, target, callContext());
     if (json.kind !== "json") throw new Error("expected JSON");
     const message = json.body as { content: { text: string }[] };
     expect(message.content[0]!.text).toContain("[demo]");
-    const stream = await adapter.messages({ ...body, stream: true }, target, callContext());
+    const stream = await messages(adapter, { ...body, stream: true }, target, callContext());
     if (stream.kind !== "stream") throw new Error("expected a stream");
     const events = await collect(renderStreamResult(stream).events);
     expect(events.map((event) => event.event)).toEqual([
@@ -93,12 +94,12 @@ describe("demo adapter", () => {
     ]);
     for (const event of events) expect(JSON.parse(event.data).type).toBe(event.event);
     expect(renderStreamResult(stream).usage()).toEqual(json.usage);
-    const count = await adapter.countTokens({ model: "x", messages: body.messages }, target, callContext());
+    const count = await countTokens(adapter, { model: "x", messages: body.messages }, target, callContext());
     expect(count).toEqual({ inputTokens: json.usage.inputTokens, local: true });
   });
 
   it("streams the same shapes the translators produce (role chunk, usage: null, usage chunk; cumulative message_delta usage)", async () => {
-    const chat = await adapter.chatCompletions(
+    const chat = await chatCompletions(adapter, 
       { model: "x", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "Hello" }] },
       target,
       callContext(),
@@ -116,21 +117,21 @@ describe("demo adapter", () => {
       completion_tokens_details: { reasoning_tokens: 0 },
     });
 
-    const messages = await adapter.messages({ model: "x", max_tokens: 5, stream: true, messages: [{ role: "user", content: "Hi" }] }, target, callContext());
-    if (messages.kind !== "stream") throw new Error("expected a stream");
-    const events = (await collect(renderStreamResult(messages).events)).map((event) => JSON.parse(event.data));
+    const messagesResult = await messages(adapter, { model: "x", max_tokens: 5, stream: true, messages: [{ role: "user", content: "Hi" }] }, target, callContext());
+    if (messagesResult.kind !== "stream") throw new Error("expected a stream");
+    const events = (await collect(renderStreamResult(messagesResult).events)).map((event) => JSON.parse(event.data));
     expect(events.find((event) => event.type === "message_delta").usage).toEqual({
-      input_tokens: renderStreamResult(messages).usage().inputTokens,
+      input_tokens: renderStreamResult(messagesResult).usage().inputTokens,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
-      output_tokens: renderStreamResult(messages).usage().outputTokens,
+      output_tokens: renderStreamResult(messagesResult).usage().outputTokens,
     });
   });
 
   it("stops when the caller has gone", async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(adapter.chatCompletions({ messages: [] }, target, callContext({ signal: controller.signal }))).rejects.toMatchObject({
+    await expect(chatCompletions(adapter, { messages: [] }, target, callContext({ signal: controller.signal }))).rejects.toMatchObject({
       code: "client_cancelled",
     });
   });

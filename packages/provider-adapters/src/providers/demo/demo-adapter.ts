@@ -1,23 +1,33 @@
-import { renderDecisionUsage } from "./usage/decision-usage.js";
-import { renderMessagesUsage } from "./usage/messages-usage.js";
-import { renderChatUsage } from "./usage/chat-usage.js";
+import { renderDecisionUsage } from "../../usage/decision-usage.js";
+import { renderMessagesUsage } from "../../usage/messages-usage.js";
+import { renderChatUsage } from "../../usage/chat-usage.js";
 import { createHash } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
-import { callerAborted } from "./call-abort.js";
-import type { DecisionResponse } from "./decision/decision-contract.js";
-import { buildDecisionAnswer } from "./decision/build-decision-answer.js";
-import { decisionOptions } from "./decision/decision-options.js";
-import { emptyUsage } from "./provider-adapter.js";
+import { callerAborted } from "../../call-abort.js";
+import type { DecisionResponse } from "../../decision/decision-contract.js";
+import { buildDecisionAnswer } from "../../decision/build-decision-answer.js";
+import { decisionOptions } from "../../decision/decision-options.js";
+import { emptyUsage } from "../../provider-adapter.js";
 import type { NormalizedUsage } from "@gateway/contracts";
-import type { ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget } from "./provider-adapter.js";
-import { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
-import { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
-import { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
-import { createResponsesStreamEncoder } from "./stream/create-responses-stream-encoder.js";
-import { buildResponseObject } from "./responses/build-response-object.js";
-import { decodeSseStream } from "./stream/decode-sse-stream.js";
-import type { SseEvent } from "./stream/sse-event.js";
-import type { StreamDecoder } from "./stream/stream-part.js";
+import type {
+  ChatModel,
+  DecisionModel,
+  EmbeddingModel,
+  ProviderAdapter,
+  ProviderCallContext,
+  ProviderResult,
+  RequestBody,
+  ProviderTarget,
+  TokenCounter,
+} from "../../provider-adapter.js";
+import { createChatStreamDecoder } from "../../stream/create-chat-stream-decoder.js";
+import { createMessagesStreamDecoder } from "../../stream/create-messages-stream-decoder.js";
+import { createResponsesStreamDecoder } from "../../stream/create-responses-stream-decoder.js";
+import { createResponsesStreamEncoder } from "../../stream/create-responses-stream-encoder.js";
+import { buildResponseObject } from "../../responses/build-response-object.js";
+import { decodeSseStream } from "../../stream/decode-sse-stream.js";
+import type { SseEvent } from "../../stream/sse-event.js";
+import type { StreamDecoder } from "../../stream/stream-part.js";
 
 /** Header (and response flag) set on every demo answer. */
 export const demoHeaderName = "x-gateway-demo";
@@ -31,21 +41,27 @@ export const demoNotice = "[demo] This answer comes from the gateway's built-in 
  * The offline demo provider: deterministic answers derived from a SHA-256 of the input, no
  * network. Every answer is labelled (`x-gateway-demo: true`, a `[demo]` notice in the
  * content, `demo: true` on decision responses, `probability_source: "demo"` on answers).
+ * Every chat format is its own (passed through: answered in the caller's format), so nothing
+ * is translated.
  */
 export function createDemoAdapter(): ProviderAdapter {
-  return {
-    kind: "demo",
-    capabilities: {
-      decisions: "native",
-      logprobs: false,
-      chatFormat: "openai",
-      countTokens: "local",
-      chatCompletions: "native",
-      messages: "native",
-      responses: "native",
-      embeddings: "native",
-    },
+  return { kind: "demo", chat: demoChatModel, embeddings: demoEmbeddingModel, tokenCounter: demoTokenCounter, decisions: demoDecisionModel };
+}
 
+/** The demo's chat model: answers chat completions, messages and Responses requests in their own format. */
+export const demoChatModel: ChatModel = {
+  passthrough: ["openai-chat", "anthropic-messages", "openai-responses"],
+  async send(format, body, target, context) {
+    if (format === "openai-chat") return chatCompletions(body, target, context);
+    if (format === "anthropic-messages") return messages(body, target, context);
+    return responses(body, target, context);
+  },
+};
+
+/** The demo's decision model (the decision contract answered offline). */
+export const demoDecisionModel: DecisionModel = {
+  passthrough: ["systemone-decisions"],
+  logprobs: false,
     async decide(request, target, context) {
       ensureActive(context);
       // fromEntries defines own keys: a question or choice named `__proto__` keeps its key.
@@ -80,8 +96,9 @@ export function createDemoAdapter(): ProviderAdapter {
       };
       return { response, usage, headers: demoHeaders() };
     },
+};
 
-    async chatCompletions(body, target, context) {
+async function chatCompletions(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult> {
       ensureActive(context);
       const fingerprint = fingerprintOf(body.messages ?? body);
       const pieces = replyPieces(fingerprint);
@@ -132,9 +149,9 @@ export function createDemoAdapter(): ProviderAdapter {
         { data: "[DONE]" },
       ];
       return streamResult(events, createChatStreamDecoder(), context);
-    },
+}
 
-    async messages(body, target, context) {
+async function messages(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult> {
       ensureActive(context);
       const fingerprint = fingerprintOf({ system: body.system, messages: body.messages });
       const pieces = replyPieces(fingerprint);
@@ -191,9 +208,9 @@ export function createDemoAdapter(): ProviderAdapter {
         named("message_stop", {}),
       ];
       return streamResult(events, createMessagesStreamDecoder(), context);
-    },
+}
 
-    async responses(body, target, context) {
+async function responses(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult> {
       ensureActive(context);
       const fingerprint = fingerprintOf({ instructions: body.instructions, input: body.input });
       const pieces = replyPieces(fingerprint);
@@ -241,9 +258,12 @@ export function createDemoAdapter(): ProviderAdapter {
         ],
       });
       return streamResult(events, createResponsesStreamDecoder(), context);
-    },
+}
 
-    async embeddings(body, target, context) {
+/** The demo's embedding model: deterministic unit vectors. */
+export const demoEmbeddingModel: EmbeddingModel = {
+  passthrough: ["openai-embeddings"],
+  async embed(body, target, context) {
       ensureActive(context);
       const inputs = embeddingInputs(body.input);
       const dimensions = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? Math.min(body.dimensions, 3072) : 16;
@@ -266,12 +286,16 @@ export function createDemoAdapter(): ProviderAdapter {
       };
     },
 
-    async countTokens(body, _target, context) {
-      ensureActive(context);
-      return { inputTokens: estimateTokens({ system: body.system, messages: body.messages }), local: true };
-    },
-  };
-}
+};
+
+/** The demo's token counter: a rough local estimate. */
+export const demoTokenCounter: TokenCounter = {
+  passthrough: [],
+  async countTokens(body, _target, context) {
+    ensureActive(context);
+    return { inputTokens: estimateTokens({ system: body.system, messages: body.messages }), local: true };
+  },
+};
 
 function ensureActive(context: ProviderCallContext): void {
   if (callerAborted(context)) throw new GatewayError("client_cancelled", { retryable: false });

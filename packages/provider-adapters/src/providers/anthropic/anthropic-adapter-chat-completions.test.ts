@@ -1,14 +1,15 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../test/fake-upstream.js";
-import type { FakeHandler, FakeUpstream } from "../test/fake-upstream.js";
-import { anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
-import { createProviderAdapter } from "./create-provider-adapter.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { HttpTransport } from "./http-transport.js";
-import type { AdapterConnection, ProviderResult } from "./provider-adapter.js";
-import type { SseEvent } from "./stream/sse-event.js";
-import { renderStreamResult } from "../test/render-stream-result.js";
+import { callContext, collect, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeHandler, FakeUpstream } from "../../../test/fake-upstream.js";
+import { anthropicDefaultMaxTokens } from "./provider.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import type { AdapterConnection, ProviderResult } from "../../provider-adapter.js";
+import type { SseEvent } from "../../stream/sse-event.js";
+import { renderStreamResult } from "../../../test/render-stream-result.js";
+import { chatCompletions } from "../../../test/adapter-calls.js";
 
 // OpenAI chat completions format in, Anthropic Messages API upstream (translated direction).
 
@@ -117,7 +118,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
       stop: "END",
       user: "user-7",
     };
-    const result = await adapter.chatCompletions(body, target, callContext());
+    const result = await chatCompletions(adapter, body, target, callContext());
 
     const received = upstream.requests[0]!;
     expect(received.path).toBe("/v1/messages");
@@ -167,9 +168,9 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
     const answer = { id: "m", type: "message", role: "assistant", content: [], stop_reason: "max_tokens", usage: { input_tokens: 1, output_tokens: 1 } };
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, answer), { defaultMaxTokens: 1000 });
     const messages = [{ role: "user", content: "Hi" }];
-    const first = await adapter.chatCompletions({ messages }, target, callContext());
-    await adapter.chatCompletions({ messages, max_tokens: 70 }, target, callContext());
-    await adapter.chatCompletions({ messages, max_tokens: 70, max_completion_tokens: 50 }, target, callContext());
+    const first = await chatCompletions(adapter, { messages }, target, callContext());
+    await chatCompletions(adapter, { messages, max_tokens: 70 }, target, callContext());
+    await chatCompletions(adapter, { messages, max_tokens: 70, max_completion_tokens: 50 }, target, callContext());
     expect(upstream.requests.map((request) => request.body.max_tokens)).toEqual([1000, 70, 50]);
     expect((asJson(first).body as any).choices[0].finish_reason).toBe("length");
   });
@@ -188,7 +189,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
         usage: { input_tokens: 40, output_tokens: 30 },
       }),
     );
-    const result = await adapter.chatCompletions({ messages: [{ role: "user", content: "Weather and time?" }] }, target, callContext());
+    const result = await chatCompletions(adapter, { messages: [{ role: "user", content: "Weather and time?" }] }, target, callContext());
     expect((asJson(result).body as any).choices[0]).toMatchObject({
       finish_reason: "tool_calls",
       message: {
@@ -213,7 +214,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
       }),
     );
     const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-    const result = await adapter.chatCompletions(
+    const result = await chatCompletions(adapter, 
       { messages: [{ role: "user", content: "City?" }], response_format: { type: "json_schema", json_schema: { name: "answer", schema } } },
       target,
       callContext(),
@@ -225,9 +226,9 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
 
   it("refuses a field it cannot translate before calling upstream (unsupported_feature naming it, retryable for fallback)", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 500, {}));
-    const error = await rejectionOf(adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], seed: 3 }, target, callContext()));
+    const error = await rejectionOf(chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], seed: 3 }, target, callContext()));
     expect(error).toMatchObject({ code: "unsupported_feature", status: 400, param: "seed", retryable: true, details: { provider: "anthropic-test" } });
-    const malformed = await rejectionOf(adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], max_tokens: 0 }, target, callContext()));
+    const malformed = await rejectionOf(chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], max_tokens: 0 }, target, callContext()));
     expect(malformed).toMatchObject({ code: "invalid_request", param: "max_tokens", retryable: false });
     expect(upstream.requests).toHaveLength(0);
   });
@@ -237,7 +238,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (JSON)", () => 
       sendJson(response, 429, { type: "error", error: { type: "rate_limit_error", message: "Too many requests" } }, { "retry-after": "12" }),
     );
     for (const stream of [false, true]) {
-      const error = await rejectionOf(adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream }, target, callContext()));
+      const error = await rejectionOf(chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream }, target, callContext()));
       expect(error).toMatchObject({ code: "upstream_rate_limited", retryAfter: "12", retryable: true });
     }
   });
@@ -251,7 +252,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       response.end();
     });
     const result = asStream(
-      await adapter.chatCompletions(
+      await chatCompletions(adapter, 
         { messages: [{ role: "user", content: "Hi" }], stream: true, stream_options: { include_usage: true } },
         target,
         callContext(),
@@ -284,7 +285,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       writeEvents(response, textStreamEvents);
       response.end();
     });
-    const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
+    const result = asStream(await chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const chunks = chunksOf(await collect(renderStreamResult(result, chatCaller).events));
     expect(chunks.every((chunk) => chunk.choices.length === 1 && !("usage" in chunk))).toBe(true);
     expect(renderStreamResult(result, chatCaller).usage()).toEqual({ inputTokens: 25, outputTokens: 15, cacheReadTokens: 100, cacheWriteTokens: 10, reasoningTokens: 0 });
@@ -311,7 +312,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       ]);
       response.end();
     });
-    const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Both?" }], stream: true }, target, callContext()));
+    const result = asStream(await chatCompletions(adapter, { messages: [{ role: "user", content: "Both?" }], stream: true }, target, callContext()));
     const chunks = chunksOf(await collect(renderStreamResult(result, chatCaller).events));
     const calls: Record<number, { id?: string; name?: string; arguments: string }> = {};
     for (const chunk of chunks) {
@@ -346,7 +347,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       ]);
       response.end();
     });
-    const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
+    const result = asStream(await chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const events = await collect(renderStreamResult(result, chatCaller).events);
     expect(events.some((event) => event.data === "[DONE]")).toBe(false);
     const last = JSON.parse(events.at(-1)!.data);
@@ -363,7 +364,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       writeEvents(response, [messageStart]);
       setTimeout(() => response.socket?.destroy(), 20);
     });
-    const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
+    const result = asStream(await chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const events = await collect(renderStreamResult(result, chatCaller).events);
     expect(JSON.parse(events[0]!.data).choices[0].delta.role).toBe("assistant");
     expect(JSON.parse(events.at(-1)!.data).error.code).toBe("upstream_error");
@@ -379,7 +380,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
         response.end();
       };
     });
-    const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
+    const result = asStream(await chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const iterator = renderStreamResult(result, chatCaller).events[Symbol.asyncIterator]();
     expect(JSON.parse((await iterator.next()).value.data).choices[0].delta.role).toBe("assistant");
     expect(JSON.parse((await iterator.next()).value.data).choices[0].delta.content).toBe("Hel");
@@ -401,7 +402,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
       ]);
       // never ends on its own
     });
-    const result = asStream(await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
+    const result = asStream(await chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext()));
     const closed = upstream.requests[0]!.socketClosed;
     for await (const event of renderStreamResult(result, chatCaller).events) {
       if (JSON.parse(event.data).choices[0]?.delta?.content === longText) break;
@@ -417,7 +418,7 @@ describe("anthropic adapter: OpenAI chat completions, translated (stream)", () =
     });
     const controller = new AbortController();
     const result = asStream(
-      await adapter.chatCompletions({ messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext({ signal: controller.signal })),
+      await chatCompletions(adapter, { messages: [{ role: "user", content: "Hi" }], stream: true }, target, callContext({ signal: controller.signal })),
     );
     const iterator = renderStreamResult(result, chatCaller).events[Symbol.asyncIterator]();
     await iterator.next();

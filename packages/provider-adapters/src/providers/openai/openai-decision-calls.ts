@@ -1,9 +1,9 @@
-import { normalizeChatUsage } from "../usage/chat-usage.js";
-import { malformedAnswer, postJson } from "../upstream-call.js";
-import type { AskOutcome, DecisionAsker, DecisionCall } from "./decision-asker.js";
-import { mergeLabelLogprobs } from "./merge-label-logprobs.js";
-import type { TokenLogprob } from "./merge-label-logprobs.js";
-import { parseStatedProbabilities, probabilitiesJsonSchema } from "./stated-probabilities.js";
+import { normalizeChatUsage } from "../../usage/chat-usage.js";
+import { malformedAnswer, postJson } from "../../upstream-call.js";
+import type { AskOutcome, DecisionAsker, DecisionCall } from "../../decision/decision-asker.js";
+import { mergeLabelLogprobs } from "../../decision/merge-label-logprobs.js";
+import type { TokenLogprob } from "../../decision/merge-label-logprobs.js";
+import { parseStatedProbabilities, probabilitiesJsonSchema } from "../../decision/stated-probabilities.js";
 
 /**
  * Label asker over OpenAI chat completions: `temperature: 0`, `max_completion_tokens: 1`,

@@ -1,11 +1,12 @@
 import { ProviderPassthroughError } from "@gateway/errors";
 import { afterEach, describe, expect, it } from "vitest";
-import { callContext, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../test/fake-upstream.js";
-import type { FakeHandler, FakeUpstream } from "../test/fake-upstream.js";
-import { createProviderAdapter } from "./create-provider-adapter.js";
-import type { DecisionRequest } from "./decision/decision-contract.js";
-import { createHttpTransport } from "./http-transport.js";
-import type { HttpTransport } from "./http-transport.js";
+import { callContext, connectionFor, rejectionOf, sendJson, startFakeUpstream, targetFor } from "../../../test/fake-upstream.js";
+import type { FakeHandler, FakeUpstream } from "../../../test/fake-upstream.js";
+import { createProviderAdapter } from "../provider-registry.js";
+import type { DecisionRequest } from "../../decision/decision-contract.js";
+import { createHttpTransport } from "../../http-transport.js";
+import type { HttpTransport } from "../../http-transport.js";
+import { chatCompletions, decide } from "../../../test/adapter-calls.js";
 
 let upstream: FakeUpstream | undefined;
 let transport: HttpTransport | undefined;
@@ -48,7 +49,7 @@ const goodAnswer = {
 describe("systemone adapter: native decisions", () => {
   it("sends the request as given (extensions and object rubrics kept, model replaced) and returns the checked answer", async () => {
     const { adapter, target, upstream } = await setup((_request, response) => sendJson(response, 200, goodAnswer));
-    const result = await adapter.decide(decisionRequest, target, callContext());
+    const result = await decide(adapter, decisionRequest, target, callContext());
     const sent = upstream.requests[0]!;
     expect(sent.path).toBe("/v1/systemone");
     expect(sent.headers.authorization).toBe("Bearer sk-test-secret-credential-123456");
@@ -56,13 +57,14 @@ describe("systemone adapter: native decisions", () => {
     expect(sent.body).toEqual({ ...decisionRequest, model: "acme/judge-1" });
     expect(result.response).toEqual(goodAnswer);
     expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 4, cacheReadTokens: 150, cacheWriteTokens: 0, reasoningTokens: 0 });
-    expect(adapter.capabilities.decisions).toBe("native");
+    expect(adapter.decisions?.passthrough).toEqual(["systemone-decisions"]);
+    expect(adapter.chat).toBeUndefined();
   });
 
   it("passes a non-2xx status and its JSON payload through unchanged", async () => {
     const payload = { error: { message: "rubric too large for this model", code: "rubric_limit" }, extra: [1, 2] };
     const { adapter, target } = await setup((_request, response) => sendJson(response, 422, payload));
-    const error = await rejectionOf(adapter.decide(decisionRequest, target, callContext()));
+    const error = await rejectionOf(decide(adapter, decisionRequest, target, callContext()));
     expect(ProviderPassthroughError.isInstance(error)).toBe(true);
     expect(error.status).toBe(422);
     expect(error.payload).toEqual(payload);
@@ -72,7 +74,7 @@ describe("systemone adapter: native decisions", () => {
   it("passes a 429 through with its Retry-After (HTTP date) and marks it retryable", async () => {
     const date = "Thu, 01 Jan 2026 00:00:10 GMT";
     const { adapter, target } = await setup((_request, response) => sendJson(response, 429, { error: "slow down" }, { "retry-after": date }));
-    const error = await rejectionOf(adapter.decide(decisionRequest, target, callContext()));
+    const error = await rejectionOf(decide(adapter, decisionRequest, target, callContext()));
     expect(ProviderPassthroughError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 429, retryAfter: date, payload: { error: "slow down" }, retryable: true });
   });
@@ -82,7 +84,7 @@ describe("systemone adapter: native decisions", () => {
       response.writeHead(503, { "content-type": "text/html" });
       response.end("<html>Service Unavailable</html>");
     });
-    const error = await rejectionOf(adapter.decide(decisionRequest, target, callContext()));
+    const error = await rejectionOf(decide(adapter, decisionRequest, target, callContext()));
     expect(ProviderPassthroughError.isInstance(error)).toBe(false);
     expect(error).toMatchObject({ code: "upstream_error", status: 502 });
   });
@@ -91,13 +93,13 @@ describe("systemone adapter: native decisions", () => {
     const { adapter, target } = await setup((_request, response) =>
       sendJson(response, 200, { answers: { tone: { type: "choice", choice: "sarcastic" } } }),
     );
-    const error = await rejectionOf(adapter.decide(decisionRequest, target, callContext()));
+    const error = await rejectionOf(decide(adapter, decisionRequest, target, callContext()));
     expect(error).toMatchObject({ code: "upstream_error", status: 502 });
     expect(ProviderPassthroughError.isInstance(error)).toBe(false);
   });
 
   it("offers no chat", async () => {
     const { adapter, target } = await setup((_request, response) => sendJson(response, 200, {}));
-    expect(await rejectionOf(adapter.chatCompletions({}, target, callContext()))).toMatchObject({ code: "unsupported_feature" });
+    expect(await rejectionOf(chatCompletions(adapter, {}, target, callContext()))).toMatchObject({ code: "unsupported_feature" });
   });
 });
