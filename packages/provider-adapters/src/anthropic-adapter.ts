@@ -2,19 +2,17 @@ import { createAnthropicStatedAsker } from "./decision/anthropic-decision-calls.
 import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { ProviderAdapterDependencies } from "./openai-adapter.js";
 import type { AdapterConnection, ForwardableHeaders, ProviderAdapter, ProviderCallContext, ProviderResult } from "./provider-adapter.js";
-import { type MessagesStreamDecoderOptions, createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
+import { type MessagesStreamDecoderOptions, createMessagesStreamDecoder } from "./formats/messages/create-messages-stream-decoder.js";
 import { decodeSseStream } from "./stream/decode-sse-stream.js";
 import { parseSseStream } from "./stream/parse-sse-stream.js";
 import { GatewayError } from "@gateway/errors";
-import {
-  convertAnthropicResponseToChat,
-  convertChatRequestToAnthropic,
-  convertChatResponseToResponses,
-  convertResponsesRequestToChat,
-  getJsonResponseToolName,
-} from "./translation/index.js";
+import { convertAnthropicResponseToChat } from "./formats/messages/convert-anthropic-response-to-chat.js";
+import { convertChatRequestToAnthropic } from "./formats/messages/convert-chat-request-to-anthropic.js";
+import { convertChatResponseToResponses } from "./formats/responses/convert-chat-response-to-responses.js";
+import { convertResponsesRequestToChat } from "./formats/responses/convert-responses-request-to-chat.js";
+import { getJsonResponseToolName } from "./formats/messages/get-json-response-tool-name.js";
 import { apiUrlOf, lowerCaseKeys, malformedAnswer, postJson, postStream, translateOrThrow } from "./upstream-call.js";
-import { normalizeMessagesUsage } from "./usage/messages-usage.js";
+import { normalizeMessagesUsage } from "./formats/messages/messages-usage.js";
 
 /** Default base URL of `anthropic` connections without one. */
 export const anthropicDefaultBaseUrl = "https://api.anthropic.com";

@@ -21,8 +21,8 @@ export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js
 export { connectionApiUrl } from "./connection-api-url.js";
 export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
-export { buildResponseObject, outputTextOf } from "./responses/build-response-object.js";
-export type { BuildResponseObjectOptions } from "./responses/build-response-object.js";
+export { buildResponseObject, outputTextOf } from "./formats/responses/build-response-object.js";
+export type { BuildResponseObjectOptions } from "./formats/responses/build-response-object.js";
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
@@ -58,21 +58,39 @@ export type { SseEvent } from "./stream/sse-event.js";
 export { parseSseStream } from "./stream/parse-sse-stream.js";
 export { formatSseEvent } from "./stream/format-sse-event.js";
 export { decodeSseStream } from "./stream/decode-sse-stream.js";
-export { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
-export { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
-export { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
-export type { MessagesStreamDecoderOptions } from "./stream/create-messages-stream-decoder.js";
+export { createChatStreamDecoder } from "./formats/chat-completions/create-chat-stream-decoder.js";
+export { createMessagesStreamDecoder } from "./formats/messages/create-messages-stream-decoder.js";
+export { createResponsesStreamDecoder } from "./formats/responses/create-responses-stream-decoder.js";
+export type { MessagesStreamDecoderOptions } from "./formats/messages/create-messages-stream-decoder.js";
 export { createStreamRenderer } from "./stream/create-stream-renderer.js";
 export type { StreamRendererOptions } from "./stream/create-stream-renderer.js";
 
 // Usage: one normalizer (and renderer) per wire format
-export { normalizeChatUsage, renderChatUsage } from "./usage/chat-usage.js";
-export type { ChatUsage } from "./usage/chat-usage.js";
-export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from "./usage/messages-usage.js";
-export type { MessagesUsage } from "./usage/messages-usage.js";
-export { normalizeDecisionUsage, renderDecisionUsage } from "./usage/decision-usage.js";
-export { normalizeResponsesUsage, renderResponsesUsage } from "./usage/responses-usage.js";
-export type { ResponsesUsage } from "./usage/responses-usage.js";
+export { normalizeChatUsage, renderChatUsage } from "./formats/chat-completions/chat-usage.js";
+export type { ChatUsage } from "./formats/chat-completions/chat-usage.js";
+export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from "./formats/messages/messages-usage.js";
+export type { MessagesUsage } from "./formats/messages/messages-usage.js";
+export { normalizeDecisionUsage, renderDecisionUsage } from "./formats/decisions/decision-usage.js";
+export { normalizeResponsesUsage, renderResponsesUsage } from "./formats/responses/responses-usage.js";
+export type { ResponsesUsage } from "./formats/responses/responses-usage.js";
 
 // Translation of requests and JSON answers between the OpenAI and Anthropic formats
-export * from "./translation/index.js";
+export { convertChatRequestToAnthropic } from "./formats/messages/convert-chat-request-to-anthropic.js";
+export type { ConvertChatRequestToAnthropicOptions } from "./formats/messages/convert-chat-request-to-anthropic.js";
+export { getJsonResponseToolName, JSON_OBJECT_TOOL_NAME } from "./formats/messages/get-json-response-tool-name.js";
+export { convertAnthropicResponseToChat, DEFAULT_REFUSAL_MESSAGE } from "./formats/messages/convert-anthropic-response-to-chat.js";
+export type { ConvertAnthropicResponseToChatOptions } from "./formats/messages/convert-anthropic-response-to-chat.js";
+export { convertMessagesRequestToChat } from "./formats/messages/convert-messages-request-to-chat.js";
+export type { ConvertMessagesRequestToChatOptions } from "./formats/messages/convert-messages-request-to-chat.js";
+export { convertChatResponseToAnthropic } from "./formats/messages/convert-chat-response-to-anthropic.js";
+export type { ConvertChatResponseToAnthropicOptions } from "./formats/messages/convert-chat-response-to-anthropic.js";
+export { mapAnthropicStopReason } from "./formats/messages/map-anthropic-stop-reason.js";
+export type { ChatFinishReason } from "./formats/messages/map-anthropic-stop-reason.js";
+export { mapChatFinishReason } from "./formats/chat-completions/map-chat-finish-reason.js";
+export type { AnthropicStopReason } from "./formats/chat-completions/map-chat-finish-reason.js";
+export { countTokensLocally, selectLocalTokenizer } from "./token-counting/count-tokens-locally.js";
+export type { LocalTokenCount, LocalTokenizer } from "./token-counting/count-tokens-locally.js";
+export { convertResponsesRequestToChat } from "./formats/responses/convert-responses-request-to-chat.js";
+export type { ConvertResponsesRequestToChatOptions } from "./formats/responses/convert-responses-request-to-chat.js";
+export { convertChatResponseToResponses } from "./formats/responses/convert-chat-response-to-responses.js";
+export type { ConvertChatResponseToResponsesOptions } from "./formats/responses/convert-chat-response-to-responses.js";

@@ -5,20 +5,18 @@ import { runTranslatedDecision } from "./decision/run-translated-decision.js";
 import type { HttpTransport } from "./http-transport.js";
 import type { AdapterConnection, ProviderAdapter, ProviderCallContext, ProviderResult } from "./provider-adapter.js";
 import { connectionServesResponses, servesResponsesNatively } from "./model-endpoints.js";
-import { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
-import { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
+import { createChatStreamDecoder } from "./formats/chat-completions/create-chat-stream-decoder.js";
+import { createResponsesStreamDecoder } from "./formats/responses/create-responses-stream-decoder.js";
 import { decodeSseStream } from "./stream/decode-sse-stream.js";
 import { parseSseStream } from "./stream/parse-sse-stream.js";
-import {
-  convertChatResponseToAnthropic,
-  convertChatResponseToResponses,
-  convertMessagesRequestToChat,
-  convertResponsesRequestToChat,
-  countTokensLocally,
-} from "./translation/index.js";
+import { convertChatResponseToAnthropic } from "./formats/messages/convert-chat-response-to-anthropic.js";
+import { convertChatResponseToResponses } from "./formats/responses/convert-chat-response-to-responses.js";
+import { convertMessagesRequestToChat } from "./formats/messages/convert-messages-request-to-chat.js";
+import { convertResponsesRequestToChat } from "./formats/responses/convert-responses-request-to-chat.js";
+import { countTokensLocally } from "./token-counting/count-tokens-locally.js";
 import { apiUrlOf, lowerCaseKeys, postJson, postStream, servedModelOf, translateOrThrow, translateOrThrowAsync } from "./upstream-call.js";
-import { normalizeChatUsage } from "./usage/chat-usage.js";
-import { normalizeResponsesUsage } from "./usage/responses-usage.js";
+import { normalizeChatUsage } from "./formats/chat-completions/chat-usage.js";
+import { normalizeResponsesUsage } from "./formats/responses/responses-usage.js";
 
 /** Default base URL of `openai` connections without one. */
 export const openAiDefaultBaseUrl = "https://api.openai.com/v1";

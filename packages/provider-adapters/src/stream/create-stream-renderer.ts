@@ -1,9 +1,9 @@
-import { createChatPassthroughRenderer } from "./create-chat-passthrough-renderer.js";
-import { createChatStreamEncoder } from "./create-chat-stream-encoder.js";
-import { createMessagesPassthroughRenderer } from "./create-messages-passthrough-renderer.js";
-import { createMessagesStreamEncoder } from "./create-messages-stream-encoder.js";
-import { createResponsesPassthroughRenderer } from "./create-responses-passthrough-renderer.js";
-import { createResponsesStreamEncoder } from "./create-responses-stream-encoder.js";
+import { createChatPassthroughRenderer } from "../formats/chat-completions/create-chat-passthrough-renderer.js";
+import { createChatStreamEncoder } from "../formats/chat-completions/create-chat-stream-encoder.js";
+import { createMessagesPassthroughRenderer } from "../formats/messages/create-messages-passthrough-renderer.js";
+import { createMessagesStreamEncoder } from "../formats/messages/create-messages-stream-encoder.js";
+import { createResponsesPassthroughRenderer } from "../formats/responses/create-responses-passthrough-renderer.js";
+import { createResponsesStreamEncoder } from "../formats/responses/create-responses-stream-encoder.js";
 import type { StreamFormat, StreamRenderer } from "./stream-part.js";
 
 /** Options of {@link createStreamRenderer}. */
