@@ -21,8 +21,6 @@ export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js
 export { connectionApiUrl } from "./connection-api-url.js";
 export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
-export { buildResponseObject, outputTextOf } from "./formats/responses/build-response-object.js";
-export type { BuildResponseObjectOptions } from "./formats/responses/build-response-object.js";
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
@@ -58,39 +56,27 @@ export type { SseEvent } from "./stream/sse-event.js";
 export { parseSseStream } from "./stream/parse-sse-stream.js";
 export { formatSseEvent } from "./stream/format-sse-event.js";
 export { decodeSseStream } from "./stream/decode-sse-stream.js";
-export { createChatStreamDecoder } from "./formats/chat-completions/create-chat-stream-decoder.js";
-export { createMessagesStreamDecoder } from "./formats/messages/create-messages-stream-decoder.js";
-export { createResponsesStreamDecoder } from "./formats/responses/create-responses-stream-decoder.js";
-export type { MessagesStreamDecoderOptions } from "./formats/messages/create-messages-stream-decoder.js";
-export { createStreamRenderer } from "./stream/create-stream-renderer.js";
-export type { StreamRendererOptions } from "./stream/create-stream-renderer.js";
+export { createStreamRenderer } from "./formats/create-stream-renderer.js";
+export type { StreamRendererOptions } from "./formats/create-stream-renderer.js";
 
-// Usage: one normalizer (and renderer) per wire format
-export { normalizeChatUsage, renderChatUsage } from "./formats/chat-completions/chat-usage.js";
+// Wire formats: one module each (request and answer texts, translation, stream decoder / encoder /
+// passthrough renderer, usage, finish reasons)
+export { chatCompletionsFormat } from "./formats/chat-completions/chat-completions-format.js";
+export { messagesFormat } from "./formats/messages/messages-format.js";
+export { responsesFormat } from "./formats/responses/responses-format.js";
+export { embeddingsFormat } from "./formats/embeddings/embeddings-format.js";
+export { decisionsFormat } from "./formats/decisions/decisions-format.js";
+export { mcpResultsFormat } from "./formats/mcp-results/mcp-results-format.js";
+export { formatOfRequest, formatOfStream } from "./formats/request-formats.js";
+export type { FormatTexts, RequestFormat } from "./formats/format-texts.js";
+export { writeTextSegments } from "./formats/text-segments.js";
+export type { TextSegment } from "./formats/text-segments.js";
 export type { ChatUsage } from "./formats/chat-completions/chat-usage.js";
-export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from "./formats/messages/messages-usage.js";
 export type { MessagesUsage } from "./formats/messages/messages-usage.js";
-export { normalizeDecisionUsage, renderDecisionUsage } from "./formats/decisions/decision-usage.js";
-export { normalizeResponsesUsage, renderResponsesUsage } from "./formats/responses/responses-usage.js";
 export type { ResponsesUsage } from "./formats/responses/responses-usage.js";
-
-// Translation of requests and JSON answers between the OpenAI and Anthropic formats
-export { convertChatRequestToAnthropic } from "./formats/messages/convert-chat-request-to-anthropic.js";
-export type { ConvertChatRequestToAnthropicOptions } from "./formats/messages/convert-chat-request-to-anthropic.js";
-export { getJsonResponseToolName, JSON_OBJECT_TOOL_NAME } from "./formats/messages/get-json-response-tool-name.js";
-export { convertAnthropicResponseToChat, DEFAULT_REFUSAL_MESSAGE } from "./formats/messages/convert-anthropic-response-to-chat.js";
-export type { ConvertAnthropicResponseToChatOptions } from "./formats/messages/convert-anthropic-response-to-chat.js";
-export { convertMessagesRequestToChat } from "./formats/messages/convert-messages-request-to-chat.js";
-export type { ConvertMessagesRequestToChatOptions } from "./formats/messages/convert-messages-request-to-chat.js";
-export { convertChatResponseToAnthropic } from "./formats/messages/convert-chat-response-to-anthropic.js";
-export type { ConvertChatResponseToAnthropicOptions } from "./formats/messages/convert-chat-response-to-anthropic.js";
-export { mapAnthropicStopReason } from "./formats/messages/map-anthropic-stop-reason.js";
 export type { ChatFinishReason } from "./formats/messages/map-anthropic-stop-reason.js";
-export { mapChatFinishReason } from "./formats/chat-completions/map-chat-finish-reason.js";
 export type { AnthropicStopReason } from "./formats/chat-completions/map-chat-finish-reason.js";
+
+// Token counting without the provider (count_tokens on connections that have no endpoint for it)
 export { countTokensLocally, selectLocalTokenizer } from "./token-counting/count-tokens-locally.js";
 export type { LocalTokenCount, LocalTokenizer } from "./token-counting/count-tokens-locally.js";
-export { convertResponsesRequestToChat } from "./formats/responses/convert-responses-request-to-chat.js";
-export type { ConvertResponsesRequestToChatOptions } from "./formats/responses/convert-responses-request-to-chat.js";
-export { convertChatResponseToResponses } from "./formats/responses/convert-chat-response-to-responses.js";
-export type { ConvertChatResponseToResponsesOptions } from "./formats/responses/convert-chat-response-to-responses.js";

@@ -1,10 +1,7 @@
-import { createChatPassthroughRenderer } from "../formats/chat-completions/create-chat-passthrough-renderer.js";
-import { createChatStreamEncoder } from "../formats/chat-completions/create-chat-stream-encoder.js";
-import { createMessagesPassthroughRenderer } from "../formats/messages/create-messages-passthrough-renderer.js";
-import { createMessagesStreamEncoder } from "../formats/messages/create-messages-stream-encoder.js";
-import { createResponsesPassthroughRenderer } from "../formats/responses/create-responses-passthrough-renderer.js";
-import { createResponsesStreamEncoder } from "../formats/responses/create-responses-stream-encoder.js";
-import type { StreamFormat, StreamRenderer } from "./stream-part.js";
+import type { StreamFormat, StreamRenderer } from "../stream/stream-part.js";
+import { chatCompletionsFormat } from "./chat-completions/chat-completions-format.js";
+import { messagesFormat } from "./messages/messages-format.js";
+import { responsesFormat } from "./responses/responses-format.js";
 
 /** Options of {@link createStreamRenderer}. */
 export interface StreamRendererOptions {
@@ -34,15 +31,15 @@ export function createStreamRenderer(options: StreamRendererOptions): StreamRend
   if (options.to === "openai-responses") {
     const overrides = options.responseOverrides ?? {};
     return options.from === "openai-responses"
-      ? createResponsesPassthroughRenderer({ requestId: options.requestId, overrides })
-      : createResponsesStreamEncoder({ model: options.model, requestId: options.requestId, request: options.request ?? {}, overrides });
+      ? responsesFormat.createPassthroughRenderer({ requestId: options.requestId, overrides })
+      : responsesFormat.createStreamEncoder({ model: options.model, requestId: options.requestId, request: options.request ?? {}, overrides });
   }
   if (options.to === "openai-chat") {
     return options.from === "openai-chat"
-      ? createChatPassthroughRenderer({ requestId: options.requestId, includeUsage })
-      : createChatStreamEncoder({ model: options.model, requestId: options.requestId, includeUsage });
+      ? chatCompletionsFormat.createPassthroughRenderer({ requestId: options.requestId, includeUsage })
+      : chatCompletionsFormat.createStreamEncoder({ model: options.model, requestId: options.requestId, includeUsage });
   }
   return options.from === "anthropic-messages"
-    ? createMessagesPassthroughRenderer({ requestId: options.requestId })
-    : createMessagesStreamEncoder({ model: options.model, requestId: options.requestId });
+    ? messagesFormat.createPassthroughRenderer({ requestId: options.requestId })
+    : messagesFormat.createStreamEncoder({ model: options.model, requestId: options.requestId });
 }
