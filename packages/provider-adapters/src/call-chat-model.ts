@@ -1,14 +1,12 @@
 import { GatewayError } from "@gateway/errors";
 import type { ChatFormat, ChatModel, ForwardableHeaders, ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget, RequestBody } from "./provider-adapter.js";
-import {
-  convertAnthropicResponseToChat,
-  convertChatRequestToAnthropic,
-  convertChatResponseToAnthropic,
-  convertChatResponseToResponses,
-  convertMessagesRequestToChat,
-  convertResponsesRequestToChat,
-  getJsonResponseToolName,
-} from "./translation/index.js";
+import { convertAnthropicResponseToChat } from "./formats/messages/convert-anthropic-response-to-chat.js";
+import { convertChatRequestToAnthropic } from "./formats/messages/convert-chat-request-to-anthropic.js";
+import { convertChatResponseToAnthropic } from "./formats/messages/convert-chat-response-to-anthropic.js";
+import { convertChatResponseToResponses } from "./formats/responses/convert-chat-response-to-responses.js";
+import { convertMessagesRequestToChat } from "./formats/messages/convert-messages-request-to-chat.js";
+import { convertResponsesRequestToChat } from "./formats/responses/convert-responses-request-to-chat.js";
+import { getJsonResponseToolName } from "./formats/messages/get-json-response-tool-name.js";
 import { translateOrThrow } from "./upstream-call.js";
 
 /**

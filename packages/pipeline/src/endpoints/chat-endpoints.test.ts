@@ -2,7 +2,7 @@ import { createAdmissionController, createMemoryStore } from "@gateway/budget";
 import {
   type ProviderAdapter,
   type SseEvent,
-  createChatStreamDecoder,
+  chatCompletionsFormat,
   createDemoAdapter,
   createHttpTransport,
   decodeSseStream,
@@ -83,7 +83,7 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
             yield { data: JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "abcdefgh" }, finish_reason: null }] }) };
             await new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
           })(),
-          createChatStreamDecoder(),
+          chatCompletionsFormat.createStreamDecoder(),
         ),
       }) },
     };

@@ -1,11 +1,12 @@
-import { callChatModel, chatModelOf, createStreamRenderer } from "@gateway/provider-adapters";
+import { callChatModel, chatCompletionsFormat, chatModelOf, createStreamRenderer, messagesFormat } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
+import { applyAnswerGuardrails } from "../stages/apply-answer-guardrails.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
-import { guardChatOutput } from "./guard-chat-output.js";
 import { type ChatBody, type ChatFormat, parseChatBody } from "./parse-chat-body.js";
 
 function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
   const openai = format === "openai";
+  const wireFormat = openai ? chatCompletionsFormat : messagesFormat;
   return {
     name: openai ? "chat_completions" : "messages",
     serves: openai ? "chat_completions" : "messages",
@@ -20,7 +21,7 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
       openai
         ? callChatModel(chatModelOf(adapter, target), "openai-chat", request, target, context)
         : callChatModel(chatModelOf(adapter, target), "anthropic-messages", request, target, context, headers),
-    guardOutput: (body, guardrails) => guardChatOutput({ guardrails, body, format }),
+    guardOutput: (body, guardrails) => applyAnswerGuardrails(guardrails, body, wireFormat),
     streamRenderer: ({ format: upstreamFormat, request, target, requestId }) =>
       createStreamRenderer({
         from: upstreamFormat,

@@ -2,11 +2,11 @@ import { createAnthropicStatedAsker } from "./anthropic-decision-calls.js";
 import { runTranslatedDecision } from "../../decision/run-translated-decision.js";
 import type { AdapterConnection, ChatModel, DecisionModel, ForwardableHeaders, TokenCounter } from "../../provider-adapter.js";
 import type { ProviderAdapterDependencies } from "../provider-definition.js";
-import { createMessagesStreamDecoder } from "../../stream/create-messages-stream-decoder.js";
+import { createMessagesStreamDecoder } from "../../formats/messages/create-messages-stream-decoder.js";
 import { decodeSseStream } from "../../stream/decode-sse-stream.js";
 import { parseSseStream } from "../../stream/parse-sse-stream.js";
 import { apiUrlOf, lowerCaseKeys, malformedAnswer, postJson, postStream } from "../../upstream-call.js";
-import { normalizeMessagesUsage } from "../../usage/messages-usage.js";
+import { normalizeMessagesUsage } from "../../formats/messages/messages-usage.js";
 
 /** Default base URL of `anthropic` connections without one. */
 export const anthropicDefaultBaseUrl = "https://api.anthropic.com";

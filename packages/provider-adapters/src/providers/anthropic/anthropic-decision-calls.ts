@@ -1,4 +1,4 @@
-import { normalizeMessagesUsage } from "../../usage/messages-usage.js";
+import { normalizeMessagesUsage } from "../../formats/messages/messages-usage.js";
 import { malformedAnswer, postJson } from "../../upstream-call.js";
 import type { DecisionAsker, DecisionCall } from "../../decision/decision-asker.js";
 import { parseStatedProbabilities, probabilitiesJsonSchema } from "../../decision/stated-probabilities.js";

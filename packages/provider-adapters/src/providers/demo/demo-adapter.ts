@@ -1,6 +1,6 @@
-import { renderDecisionUsage } from "../../usage/decision-usage.js";
-import { renderMessagesUsage } from "../../usage/messages-usage.js";
-import { renderChatUsage } from "../../usage/chat-usage.js";
+import { renderDecisionUsage } from "../../formats/decisions/decision-usage.js";
+import { renderMessagesUsage } from "../../formats/messages/messages-usage.js";
+import { renderChatUsage } from "../../formats/chat-completions/chat-usage.js";
 import { createHash } from "node:crypto";
 import { GatewayError } from "@gateway/errors";
 import { callerAborted } from "../../call-abort.js";
@@ -20,11 +20,11 @@ import type {
   ProviderTarget,
   TokenCounter,
 } from "../../provider-adapter.js";
-import { createChatStreamDecoder } from "../../stream/create-chat-stream-decoder.js";
-import { createMessagesStreamDecoder } from "../../stream/create-messages-stream-decoder.js";
-import { createResponsesStreamDecoder } from "../../stream/create-responses-stream-decoder.js";
-import { createResponsesStreamEncoder } from "../../stream/create-responses-stream-encoder.js";
-import { buildResponseObject } from "../../responses/build-response-object.js";
+import { createChatStreamDecoder } from "../../formats/chat-completions/create-chat-stream-decoder.js";
+import { createMessagesStreamDecoder } from "../../formats/messages/create-messages-stream-decoder.js";
+import { createResponsesStreamDecoder } from "../../formats/responses/create-responses-stream-decoder.js";
+import { createResponsesStreamEncoder } from "../../formats/responses/create-responses-stream-encoder.js";
+import { buildResponseObject } from "../../formats/responses/build-response-object.js";
 import { decodeSseStream } from "../../stream/decode-sse-stream.js";
 import type { SseEvent } from "../../stream/sse-event.js";
 import type { StreamDecoder } from "../../stream/stream-part.js";

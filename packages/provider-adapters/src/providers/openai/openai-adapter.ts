@@ -15,14 +15,14 @@ import type {
 import type { ProviderAdapterDependencies } from "../provider-definition.js";
 import { bearerCredentialHeaders } from "../bearer-credential-headers.js";
 import { servesResponsesNatively } from "../../model-endpoints.js";
-import { createChatStreamDecoder } from "../../stream/create-chat-stream-decoder.js";
-import { createResponsesStreamDecoder } from "../../stream/create-responses-stream-decoder.js";
+import { createChatStreamDecoder } from "../../formats/chat-completions/create-chat-stream-decoder.js";
+import { createResponsesStreamDecoder } from "../../formats/responses/create-responses-stream-decoder.js";
 import { decodeSseStream } from "../../stream/decode-sse-stream.js";
 import { parseSseStream } from "../../stream/parse-sse-stream.js";
-import { countTokensLocally } from "../../translation/index.js";
+import { countTokensLocally } from "../../token-counting/count-tokens-locally.js";
 import { apiUrlOf, lowerCaseKeys, postJson, postStream, servedModelOf, translateOrThrowAsync } from "../../upstream-call.js";
-import { normalizeChatUsage } from "../../usage/chat-usage.js";
-import { normalizeResponsesUsage } from "../../usage/responses-usage.js";
+import { normalizeChatUsage } from "../../formats/chat-completions/chat-usage.js";
+import { normalizeResponsesUsage } from "../../formats/responses/responses-usage.js";
 
 /** Default base URL of `openai` connections without one. */
 export const openAiDefaultBaseUrl = "https://api.openai.com/v1";

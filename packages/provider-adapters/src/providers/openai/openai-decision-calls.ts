@@ -1,4 +1,4 @@
-import { normalizeChatUsage } from "../../usage/chat-usage.js";
+import { normalizeChatUsage } from "../../formats/chat-completions/chat-usage.js";
 import { malformedAnswer, postJson } from "../../upstream-call.js";
 import type { AskOutcome, DecisionAsker, DecisionCall } from "../../decision/decision-asker.js";
 import { mergeLabelLogprobs } from "../../decision/merge-label-logprobs.js";

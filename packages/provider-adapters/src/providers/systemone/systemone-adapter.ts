@@ -1,4 +1,4 @@
-import { normalizeDecisionUsage } from "../../usage/decision-usage.js";
+import { normalizeDecisionUsage } from "../../formats/decisions/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
 import { GatewayError, ProviderPassthroughError, redactSecretsInValue } from "@gateway/errors";
 import { mapUpstreamError } from "../../map-upstream-error.js";
