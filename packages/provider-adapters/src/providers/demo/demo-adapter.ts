@@ -62,230 +62,229 @@ export const demoChatModel: ChatModel = {
 export const demoDecisionModel: DecisionModel = {
   passthrough: ["systemone-decisions"],
   logprobs: false,
-    async decide(request, target, context) {
-      ensureActive(context);
-      // fromEntries defines own keys: a question or choice named `__proto__` keeps its key.
-      const answers: DecisionResponse["answers"] = Object.fromEntries(
-        Object.entries(request.questions).map(([key, question]) => {
-          const digest = hashOf({ key, question, state: request.state });
-          if (question.type === "score" && !Array.isArray(question.criteria)) {
-            // A numeric-key rubric: pick levels by their numeric value order.
-            const entries = Object.keys(question.criteria);
-            const chosen = entries[digest[0]! % entries.length]!;
-            return [key, { type: "score", score: Number(chosen), probability_source: "demo" }];
-          }
-          const weights = Object.fromEntries(
-            decisionOptions(question).map((option, index) => [option.key, ((digest[index % digest.length]! ^ (index >> 5)) + 1) ** 2]),
-          );
-          return [key, buildDecisionAnswer(question, weights, { probability_source: "demo" })];
-        }),
-      );
-      const usage: NormalizedUsage = {
-        inputTokens: estimateTokens(request),
-        outputTokens: Object.keys(request.questions).length,
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        reasoningTokens: 0,
-      };
-      const response: DecisionResponse = {
-        answers,
-        model: target.qualifiedModel,
-        usage: renderDecisionUsage(usage),
-        demo: true,
-        notice: demoNotice,
-      };
-      return { response, usage, headers: demoHeaders() };
-    },
+  async decide(request, target, context) {
+    ensureActive(context);
+    // fromEntries defines own keys: a question or choice named `__proto__` keeps its key.
+    const answers: DecisionResponse["answers"] = Object.fromEntries(
+      Object.entries(request.questions).map(([key, question]) => {
+        const digest = hashOf({ key, question, state: request.state });
+        if (question.type === "score" && !Array.isArray(question.criteria)) {
+          // A numeric-key rubric: pick levels by their numeric value order.
+          const entries = Object.keys(question.criteria);
+          const chosen = entries[digest[0]! % entries.length]!;
+          return [key, { type: "score", score: Number(chosen), probability_source: "demo" }];
+        }
+        const weights = Object.fromEntries(
+          decisionOptions(question).map((option, index) => [option.key, ((digest[index % digest.length]! ^ (index >> 5)) + 1) ** 2]),
+        );
+        return [key, buildDecisionAnswer(question, weights, { probability_source: "demo" })];
+      }),
+    );
+    const usage: NormalizedUsage = {
+      inputTokens: estimateTokens(request),
+      outputTokens: Object.keys(request.questions).length,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    };
+    const response: DecisionResponse = {
+      answers,
+      model: target.qualifiedModel,
+      usage: renderDecisionUsage(usage),
+      demo: true,
+      notice: demoNotice,
+    };
+    return { response, usage, headers: demoHeaders() };
+  },
 };
 
 async function chatCompletions(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult> {
-      ensureActive(context);
-      const fingerprint = fingerprintOf(body.messages ?? body);
-      const pieces = replyPieces(fingerprint);
-      const usage: NormalizedUsage = {
-        ...emptyUsage(),
-        inputTokens: estimateTokens(body.messages ?? body),
-        outputTokens: pieces.length * 8,
-      };
-      const id = `chatcmpl-demo-${fingerprint}`;
-      const created = 1_700_000_000;
-      const model = target.qualifiedModel;
-      const chatUsage = renderChatUsage(usage);
-      if (body.stream !== true) {
-        return {
-          kind: "json",
-          status: 200,
-          headers: demoHeaders(),
-          usage,
-          body: {
-            id,
-            object: "chat.completion",
-            created,
-            model,
-            choices: [
-              {
-                index: 0,
-                message: { role: "assistant", content: pieces.join(""), refusal: null, annotations: [] },
-                logprobs: null,
-                finish_reason: "stop",
-              },
-            ],
-            usage: chatUsage,
-            demo: true,
+  ensureActive(context);
+  const fingerprint = fingerprintOf(body.messages ?? body);
+  const pieces = replyPieces(fingerprint);
+  const usage: NormalizedUsage = {
+    ...emptyUsage(),
+    inputTokens: estimateTokens(body.messages ?? body),
+    outputTokens: pieces.length * 8,
+  };
+  const id = `chatcmpl-demo-${fingerprint}`;
+  const created = 1_700_000_000;
+  const model = target.qualifiedModel;
+  const chatUsage = renderChatUsage(usage);
+  if (body.stream !== true) {
+    return {
+      kind: "json",
+      status: 200,
+      headers: demoHeaders(),
+      usage,
+      body: {
+        id,
+        object: "chat.completion",
+        created,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: pieces.join(""), refusal: null, annotations: [] },
+            logprobs: null,
+            finish_reason: "stop",
           },
-        };
-      }
-      // Shaped like OpenAI's chunks with include_usage (always on upstream, as the OpenAI adapter
-      // asks): `usage: null` on every chunk, then one `choices: []` chunk with the usage; the
-      // caller's renderer leaves that one out when the caller did not ask for it.
-      const chunk = (choices: unknown[], extra: Record<string, unknown> = { usage: null }): SseEvent => ({
-        data: JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra }),
-      });
-      const events: SseEvent[] = [
-        chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]),
-        ...pieces.map((piece) => chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }])),
-        chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }]),
-        chunk([], { usage: chatUsage }),
-        { data: "[DONE]" },
-      ];
-      return streamResult(events, createChatStreamDecoder(), context);
+        ],
+        usage: chatUsage,
+        demo: true,
+      },
+    };
+  }
+  // Shaped like OpenAI's chunks with include_usage (always on upstream, as the OpenAI adapter
+  // asks): `usage: null` on every chunk, then one `choices: []` chunk with the usage; the
+  // caller's renderer leaves that one out when the caller did not ask for it.
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = { usage: null }): SseEvent => ({
+    data: JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices, ...extra }),
+  });
+  const events: SseEvent[] = [
+    chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null }]),
+    ...pieces.map((piece) => chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }])),
+    chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop" }]),
+    chunk([], { usage: chatUsage }),
+    { data: "[DONE]" },
+  ];
+  return streamResult(events, createChatStreamDecoder(), context);
 }
 
 async function messages(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult> {
-      ensureActive(context);
-      const fingerprint = fingerprintOf({ system: body.system, messages: body.messages });
-      const pieces = replyPieces(fingerprint);
-      const usage: NormalizedUsage = {
-        ...emptyUsage(),
-        inputTokens: estimateTokens({ system: body.system, messages: body.messages }),
-        outputTokens: pieces.length * 8,
-      };
-      const id = `msg_demo_${fingerprint}`;
-      const model = target.qualifiedModel;
-      const anthropicUsage = renderMessagesUsage(usage);
-      if (body.stream !== true) {
-        return {
-          kind: "json",
-          status: 200,
-          headers: demoHeaders(),
-          usage,
-          body: {
-            id,
-            type: "message",
-            role: "assistant",
-            model,
-            content: [{ type: "text", text: pieces.join("") }],
-            stop_reason: "end_turn",
-            stop_sequence: null,
-            usage: anthropicUsage,
-          },
-        };
-      }
-      const named = (event: string, data: Record<string, unknown>): SseEvent => ({
-        event,
-        data: JSON.stringify({ type: event, ...data }),
-      });
-      const events: SseEvent[] = [
-        named("message_start", {
-          message: {
-            id,
-            type: "message",
-            role: "assistant",
-            model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage: { ...anthropicUsage, output_tokens: 1 },
-          },
-        }),
-        named("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-        ...pieces.map((piece) => named("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } })),
-        named("content_block_stop", { index: 0 }),
-        named("message_delta", {
-          delta: { stop_reason: "end_turn", stop_sequence: null },
-          usage: anthropicUsage,
-        }),
-        named("message_stop", {}),
-      ];
-      return streamResult(events, createMessagesStreamDecoder(), context);
+  ensureActive(context);
+  const fingerprint = fingerprintOf({ system: body.system, messages: body.messages });
+  const pieces = replyPieces(fingerprint);
+  const usage: NormalizedUsage = {
+    ...emptyUsage(),
+    inputTokens: estimateTokens({ system: body.system, messages: body.messages }),
+    outputTokens: pieces.length * 8,
+  };
+  const id = `msg_demo_${fingerprint}`;
+  const model = target.qualifiedModel;
+  const anthropicUsage = renderMessagesUsage(usage);
+  if (body.stream !== true) {
+    return {
+      kind: "json",
+      status: 200,
+      headers: demoHeaders(),
+      usage,
+      body: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [{ type: "text", text: pieces.join("") }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: anthropicUsage,
+      },
+    };
+  }
+  const named = (event: string, data: Record<string, unknown>): SseEvent => ({
+    event,
+    data: JSON.stringify({ type: event, ...data }),
+  });
+  const events: SseEvent[] = [
+    named("message_start", {
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...anthropicUsage, output_tokens: 1 },
+      },
+    }),
+    named("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+    ...pieces.map((piece) => named("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } })),
+    named("content_block_stop", { index: 0 }),
+    named("message_delta", {
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: anthropicUsage,
+    }),
+    named("message_stop", {}),
+  ];
+  return streamResult(events, createMessagesStreamDecoder(), context);
 }
 
 async function responses(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult> {
-      ensureActive(context);
-      const fingerprint = fingerprintOf({ instructions: body.instructions, input: body.input });
-      const pieces = replyPieces(fingerprint);
-      const usage: NormalizedUsage = {
-        ...emptyUsage(),
-        inputTokens: estimateTokens({ instructions: body.instructions, input: body.input }),
-        outputTokens: pieces.length * 8,
-      };
-      const requestId = `req_demo_${fingerprint}`;
-      const createdAt = 1_700_000_000;
-      if (body.stream !== true) {
-        const suffix = requestId.replace(/^req_/, "");
-        const response = buildResponseObject({
-          id: `resp_${suffix}`,
-          createdAt,
-          model: target.qualifiedModel,
+  ensureActive(context);
+  const fingerprint = fingerprintOf({ instructions: body.instructions, input: body.input });
+  const pieces = replyPieces(fingerprint);
+  const usage: NormalizedUsage = {
+    ...emptyUsage(),
+    inputTokens: estimateTokens({ instructions: body.instructions, input: body.input }),
+    outputTokens: pieces.length * 8,
+  };
+  const requestId = `req_demo_${fingerprint}`;
+  const createdAt = 1_700_000_000;
+  if (body.stream !== true) {
+    const suffix = requestId.replace(/^req_/, "");
+    const response = buildResponseObject({
+      id: `resp_${suffix}`,
+      createdAt,
+      model: target.qualifiedModel,
+      status: "completed",
+      request: body,
+      usage,
+      output: [
+        {
+          id: `msg_${suffix}_0`,
+          type: "message",
           status: "completed",
-          request: body,
-          usage,
-          output: [
-            {
-              id: `msg_${suffix}_0`,
-              type: "message",
-              status: "completed",
-              content: [{ type: "output_text", annotations: [], logprobs: [], text: pieces.join("") }],
-              role: "assistant",
-            },
-          ],
-        });
-        return { kind: "json", status: 200, headers: demoHeaders(), usage, body: { ...response, demo: true } };
-      }
-      // The demo's Responses events are written by the gateway's own encoder, then decoded by the
-      // decoder a real upstream's events go through.
-      const encoder = createResponsesStreamEncoder({ model: target.qualifiedModel, requestId, request: body, createdAt });
-      const events = encoder.render({
-        source: null,
-        payload: null,
-        parts: [
-          { type: "start", id: null, model: target.qualifiedModel },
-          ...pieces.map((text) => ({ type: "text-delta" as const, choice: 0, text })),
-          { type: "text-end", choice: 0 },
-          { type: "finish", choice: 0, reason: "stop", raw: "completed" },
-          { type: "usage", usage },
-          { type: "end" },
-        ],
-      });
-      return streamResult(events, createResponsesStreamDecoder(), context);
+          content: [{ type: "output_text", annotations: [], logprobs: [], text: pieces.join("") }],
+          role: "assistant",
+        },
+      ],
+    });
+    return { kind: "json", status: 200, headers: demoHeaders(), usage, body: { ...response, demo: true } };
+  }
+  // The demo's Responses events are written by the gateway's own encoder, then decoded by the
+  // decoder a real upstream's events go through.
+  const encoder = createResponsesStreamEncoder({ model: target.qualifiedModel, requestId, request: body, createdAt });
+  const events = encoder.render({
+    source: null,
+    payload: null,
+    parts: [
+      { type: "start", id: null, model: target.qualifiedModel },
+      ...pieces.map((text) => ({ type: "text-delta" as const, choice: 0, text })),
+      { type: "text-end", choice: 0 },
+      { type: "finish", choice: 0, reason: "stop", raw: "completed" },
+      { type: "usage", usage },
+      { type: "end" },
+    ],
+  });
+  return streamResult(events, createResponsesStreamDecoder(), context);
 }
 
 /** The demo's embedding model: deterministic unit vectors. */
 export const demoEmbeddingModel: EmbeddingModel = {
   passthrough: ["openai-embeddings"],
   async embed(body, target, context) {
-      ensureActive(context);
-      const inputs = embeddingInputs(body.input);
-      const dimensions = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? Math.min(body.dimensions, 3072) : 16;
-      const base64 = body.encoding_format === "base64";
-      const usage: NormalizedUsage = { ...emptyUsage(), inputTokens: inputs.reduce<number>((sum, input) => sum + estimateTokens(input), 0) };
-      const data = inputs.map((input, index) => {
-        const vector = demoVector(input, dimensions);
-        return {
-          object: "embedding",
-          index,
-          embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector,
-        };
-      });
+    ensureActive(context);
+    const inputs = embeddingInputs(body.input);
+    const dimensions = typeof body.dimensions === "number" && Number.isInteger(body.dimensions) && body.dimensions > 0 ? Math.min(body.dimensions, 3072) : 16;
+    const base64 = body.encoding_format === "base64";
+    const usage: NormalizedUsage = { ...emptyUsage(), inputTokens: inputs.reduce<number>((sum, input) => sum + estimateTokens(input), 0) };
+    const data = inputs.map((input, index) => {
+      const vector = demoVector(input, dimensions);
       return {
-        kind: "json",
-        status: 200,
-        headers: demoHeaders(),
-        usage,
-        body: { object: "list", data, model: target.qualifiedModel, usage: { prompt_tokens: usage.inputTokens, total_tokens: usage.inputTokens }, demo: true },
+        object: "embedding",
+        index,
+        embedding: base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector,
       };
-    },
-
+    });
+    return {
+      kind: "json",
+      status: 200,
+      headers: demoHeaders(),
+      usage,
+      body: { object: "list", data, model: target.qualifiedModel, usage: { prompt_tokens: usage.inputTokens, total_tokens: usage.inputTokens }, demo: true },
+    };
+  },
 };
 
 /** The demo's token counter: a rough local estimate. */
