@@ -1,10 +1,11 @@
 import type { NormalizedUsage, UsageEndpoint } from "@gateway/contracts";
-import type { CompiledGuardrails, RequestFormat } from "@gateway/policy-engine";
+import type { CompiledGuardrails } from "@gateway/policy-engine";
 import type {
   ForwardableHeaders,
   ProviderAdapter,
   ProviderCallContext,
   ProviderTarget,
+  RequestFormat,
   ServedEndpoint,
   StreamFormat,
   StreamFrame,

@@ -58,9 +58,13 @@ describe("decisions on the call skeleton (no HTTP)", () => {
     let providerSignal: AbortSignal | undefined;
     const hanging: ProviderAdapter = {
       ...createDemoAdapter(),
-      decide: (_request, _target, context) => {
-        providerSignal = context.signal;
-        return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+      decisions: {
+        passthrough: ["systemone-decisions"],
+        logprobs: false,
+        decide: (_request, _target, context) => {
+          providerSignal = context.signal;
+          return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+        },
       },
     };
     const { dependencies, events } = createDependencies({ adapter: hanging, requestTimeoutMs: 50 });
@@ -75,10 +79,14 @@ describe("decisions on the call skeleton (no HTTP)", () => {
     let providerSignal: AbortSignal | undefined;
     const hanging: ProviderAdapter = {
       ...createDemoAdapter(),
-      decide: (_request, _target, context) => {
-        providerSignal = context.signal;
-        setTimeout(() => caller.abort(), 5);
-        return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+      decisions: {
+        passthrough: ["systemone-decisions"],
+        logprobs: false,
+        decide: (_request, _target, context) => {
+          providerSignal = context.signal;
+          setTimeout(() => caller.abort(), 5);
+          return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+        },
       },
     };
     const { dependencies, events } = createDependencies({ adapter: hanging });

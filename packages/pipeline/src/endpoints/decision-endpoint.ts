@@ -1,3 +1,4 @@
+import { unsupportedCapability } from "@gateway/provider-adapters";
 import { type DecisionRequest, checkDecisionResponse, parseDecisionRequest } from "@gateway/decision-schema";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { callerScopeOf } from "../stages/admit-call.js";
@@ -26,7 +27,8 @@ export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
     };
   },
   async invoke({ adapter, request, target, context }) {
-    const answer = await adapter.decide(request, target, context);
+    const model = adapter.decisions ?? unsupportedCapability(target, "decisions");
+    const answer = await model.decide(request, target, context);
     return {
       kind: "json",
       status: 200,

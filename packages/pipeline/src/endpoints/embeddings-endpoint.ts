@@ -1,3 +1,4 @@
+import { unsupportedCapability } from "@gateway/provider-adapters";
 import { GatewayError } from "@gateway/errors";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
@@ -49,7 +50,8 @@ export const embeddingsEndpoint: InferenceEndpoint<EmbeddingsBody> = {
   model: (request) => request.model,
   admission: ({ snapshot, identity, plan, request }) => estimateChatAdmission({ snapshot, identity, plan, body: request, maxOutputTokens: 0 }),
   async invoke({ adapter, request, target, context }) {
-    const answer = await adapter.embeddings(request, target, context);
+    const model = adapter.embeddings ?? unsupportedCapability(target, "embeddings");
+    const answer = await model.embed(request, target, context);
     if (answer.kind !== "json") throw new GatewayError("upstream_error", { message: "The provider streamed an embeddings answer." });
     return {
       kind: "json",

@@ -1,9 +1,10 @@
 import type { SnapshotMcpServer } from "@gateway/contracts";
 import { GatewayError, fromZodError } from "@gateway/errors";
 import { type McpCapabilityKind, evaluateMcpAccess, mcpAccessDeniedError } from "@gateway/policy-engine";
+import { mcpResultsFormat } from "@gateway/provider-adapters";
 import { z } from "zod";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
-import { guardMcpOutput } from "../mcp/guard-mcp-output.js";
+import { applyAnswerGuardrails } from "../stages/apply-answer-guardrails.js";
 import { jsonSizeExceeds } from "../mcp/json-size-exceeds.js";
 import { parseServedMcpName, parseServedMcpResourceUri } from "../mcp/mcp-server-directory.js";
 import type { McpListedNames, McpUpstream } from "../mcp/mcp-upstream.js";
@@ -166,6 +167,6 @@ export function createMcpCallEndpoint(options: { upstream: McpUpstream; maxResul
       }
       return { kind: "json", status: 200, body: result, usage: null };
     },
-    guardOutput: (body, guardrails) => guardMcpOutput({ guardrails, body }),
+    guardOutput: (body, guardrails) => applyAnswerGuardrails(guardrails, body, mcpResultsFormat),
   };
 }

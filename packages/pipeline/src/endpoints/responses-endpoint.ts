@@ -1,10 +1,10 @@
 import type { JsonObject } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
-import { createStreamRenderer } from "@gateway/provider-adapters";
+import { callChatModel, chatModelOf, createStreamRenderer, responsesFormat } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import type { ResponseStore } from "../runtime/response-store.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
-import { guardResponsesOutput } from "./guard-responses-output.js";
+import { applyAnswerGuardrails } from "../stages/apply-answer-guardrails.js";
 import { toInputItemResource } from "./input-item-resource.js";
 import { type ResponsesBody, parseResponsesBody } from "./parse-responses-body.js";
 
@@ -120,7 +120,7 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       }),
 
     async invoke({ adapter, request, target, context }) {
-      const answer = await adapter.responses(request, target, context);
+      const answer = await callChatModel(chatModelOf(adapter, target), "openai-responses", request, target, context);
       if (answer.kind === "stream") return answer;
       const overrides = overridesOf(stateOf(request));
       const body = answer.body as JsonObject;
@@ -135,7 +135,7 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       };
     },
 
-    guardOutput: (body, guardrails) => guardResponsesOutput({ guardrails, body }),
+    guardOutput: (body, guardrails) => applyAnswerGuardrails(guardrails, body, responsesFormat),
 
     streamRenderer: ({ format, request, target, requestId }) =>
       createStreamRenderer({

@@ -1,4 +1,4 @@
-import { renderDecisionUsage } from "../usage/decision-usage.js";
+import { renderDecisionUsage } from "../formats/decisions/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
 import { addUsage } from "../provider-adapter.js";
 import type { DecisionResult, ProviderCallContext, ProviderTarget } from "../provider-adapter.js";
