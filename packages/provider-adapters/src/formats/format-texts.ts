@@ -1,4 +1,5 @@
 import type { NormalizedUsage } from "@gateway/contracts";
+import type { ConversationMessage } from "./conversation-messages.js";
 import type { StreamDecoder, StreamFormat, StreamRenderer } from "../stream/stream-part.js";
 import type { TextSegment } from "./text-segments.js";
 
@@ -23,11 +24,14 @@ export function noTexts(): TextSegment[] {
 }
 
 /**
- * What a streaming format module offers besides its texts: its stream decoder (upstream events ->
+ * What a streaming format module offers besides its texts: its conversation messages, its stream decoder (upstream events ->
  * parts), encoder (parts -> its events, translating) and passthrough renderer (the upstream's own
  * events, patched where parts changed), and its usage normalize / render.
  */
 export interface StreamingFormat extends FormatTexts {
+  /** The conversation a request sends (null when it has none), and an answer as messages (null for another shape). */
+  requestMessages(request: unknown): ConversationMessage[] | null;
+  answerMessages(answer: unknown): ConversationMessage[] | null;
   readonly streamFormat: StreamFormat;
   createStreamDecoder(): StreamDecoder;
   createStreamEncoder(options: never): StreamRenderer;

@@ -1,4 +1,5 @@
-import { chatAnswerTexts, chatRequestTexts } from "./chat-texts.js";
+import { chatShapedRequestMessages } from "../conversation-messages.js";
+import { chatAnswerMessages, chatAnswerTexts, chatRequestTexts } from "./chat-texts.js";
 import { normalizeChatUsage, renderChatUsage } from "./chat-usage.js";
 import { createChatPassthroughRenderer } from "./create-chat-passthrough-renderer.js";
 import { createChatStreamDecoder } from "./create-chat-stream-decoder.js";
@@ -8,14 +9,17 @@ import { mapChatFinishReason } from "./map-chat-finish-reason.js";
 /**
  * The OpenAI chat completions format (`POST /v1/chat/completions`), the gateway's pivot: the other
  * formats translate to and from it. Everything the gateway knows of it: request and answer texts,
- * the stream decoder (upstream events -> parts), encoder (parts -> events) and passthrough
- * renderer, usage normalize / render, and its finish reasons in the messages vocabulary.
+ * request and answer conversation messages (tracing), the stream decoder (upstream events ->
+ * parts), encoder (parts -> events) and passthrough renderer, usage normalize / render, and its
+ * finish reasons in the messages vocabulary.
  */
 export const chatCompletionsFormat = {
   requestFormat: "openai_chat",
   streamFormat: "openai-chat",
   requestTexts: chatRequestTexts,
   answerTexts: chatAnswerTexts,
+  requestMessages: chatShapedRequestMessages,
+  answerMessages: chatAnswerMessages,
   createStreamDecoder: createChatStreamDecoder,
   createStreamEncoder: createChatStreamEncoder,
   createPassthroughRenderer: createChatPassthroughRenderer,

@@ -1,5 +1,6 @@
 import { isJsonObject } from "../request-guards.js";
 import { type TextSegment, collectMessages } from "../text-segments.js";
+import { type ConversationMessage, contentParts, toolCallParts } from "../conversation-messages.js";
 
 /**
  * A chat completions request's texts: `messages[i].content` (string, or `text` of its `text`
@@ -44,4 +45,17 @@ export function chatAnswerTexts(body: unknown): TextSegment[] {
     if (typeof message.content === "string") segments.push({ path: ["choices", choiceIndex, "message", "content"], text: message.content });
   });
   return segments;
+}
+
+/** A chat completion's choices as assistant messages, each with its finish reason. */
+export function chatAnswerMessages(answer: unknown): ConversationMessage[] | null {
+  if (!isJsonObject(answer) || !Array.isArray(answer.choices)) return null;
+  return answer.choices.filter(isJsonObject).map((choice) => {
+    const message = isJsonObject(choice.message) ? choice.message : {};
+    return {
+      role: typeof message.role === "string" ? message.role : "assistant",
+      parts: [...contentParts(message.content), ...toolCallParts(message)],
+      ...(typeof choice.finish_reason === "string" ? { finish_reason: choice.finish_reason } : {}),
+    };
+  });
 }

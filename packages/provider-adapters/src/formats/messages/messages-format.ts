@@ -6,20 +6,23 @@ import { createMessagesPassthroughRenderer } from "./create-messages-passthrough
 import { createMessagesStreamDecoder } from "./create-messages-stream-decoder.js";
 import { createMessagesStreamEncoder } from "./create-messages-stream-encoder.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
-import { messagesAnswerTexts, messagesRequestTexts } from "./messages-texts.js";
+import { chatShapedRequestMessages } from "../conversation-messages.js";
+import { messagesAnswerMessages, messagesAnswerTexts, messagesRequestTexts } from "./messages-texts.js";
 import { mergeMessagesUsage, normalizeMessagesUsage, renderMessagesUsage } from "./messages-usage.js";
 
 /**
  * The Anthropic messages format (`POST /v1/messages`). Everything the gateway knows of it: request
- * and answer texts, translation of requests and answers to and from chat completions, the stream
- * decoder, encoder and passthrough renderer, usage normalize / merge / render, and its stop
- * reasons in the chat completions vocabulary.
+ * and answer texts, request and answer conversation messages (tracing), translation of requests
+ * and answers to and from chat completions, the stream decoder, encoder and passthrough renderer,
+ * usage normalize / merge / render, and its stop reasons in the chat completions vocabulary.
  */
 export const messagesFormat = {
   requestFormat: "anthropic_messages",
   streamFormat: "anthropic-messages",
   requestTexts: messagesRequestTexts,
   answerTexts: messagesAnswerTexts,
+  requestMessages: chatShapedRequestMessages,
+  answerMessages: messagesAnswerMessages,
   requestToChat: convertMessagesRequestToChat,
   requestFromChat: convertChatRequestToAnthropic,
   answerToChat: convertAnthropicResponseToChat,

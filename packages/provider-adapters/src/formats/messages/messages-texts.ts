@@ -1,5 +1,6 @@
 import { isJsonObject } from "../request-guards.js";
 import { type TextSegment, collectMessageContent, collectMessages } from "../text-segments.js";
+import { type ConversationMessage, contentParts } from "../conversation-messages.js";
 
 /**
  * A messages request's texts: `system` (string or text blocks), `messages[i].content` (string,
@@ -26,4 +27,10 @@ export function messagesAnswerTexts(body: unknown): TextSegment[] {
     else if (block.type === "text" && typeof block.text === "string") segments.push({ path: ["content", index, "text"], text: block.text });
   });
   return segments;
+}
+
+/** A message answer as one assistant message (its content blocks), with its stop reason. */
+export function messagesAnswerMessages(answer: unknown): ConversationMessage[] | null {
+  if (!isJsonObject(answer) || !Array.isArray(answer.content)) return null;
+  return [{ role: "assistant", parts: contentParts(answer.content), ...(typeof answer.stop_reason === "string" ? { finish_reason: answer.stop_reason } : {}) }];
 }
