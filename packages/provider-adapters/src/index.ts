@@ -26,7 +26,7 @@ export type { BuildResponseObjectOptions } from "./responses/build-response-obje
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
-export { CallAbort } from "./call-abort.js";
+export { CallAbort, callAbortFollowing } from "./call-abort.js";
 export type { HttpTransport, HttpTransportOptions, HttpRequestOptions, HttpJsonResponse, HttpStreamResponse } from "./http-transport.js";
 export { mapUpstreamError } from "./map-upstream-error.js";
 

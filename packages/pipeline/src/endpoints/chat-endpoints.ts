@@ -1,14 +1,18 @@
 import { createStreamRenderer } from "@gateway/provider-adapters";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { guardChatOutput } from "./guard-chat-output.js";
 import { type ChatBody, type ChatFormat, parseChatBody } from "./parse-chat-body.js";
 
+const chatCompletionsRouter = modelRouter("chat_completions");
+const messagesRouter = modelRouter("messages");
+
 function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
   const openai = format === "openai";
   return {
     name: openai ? "chat_completions" : "messages",
-    serves: openai ? "chat_completions" : "messages",
+    router: openai ? chatCompletionsRouter : messagesRouter,
     errorFormat: openai ? "gateway" : "anthropic",
     allowApiKeyHeader: !openai,
     capturesContent: true,

@@ -1,3 +1,4 @@
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { type ChatBody, parseChatBody } from "./parse-chat-body.js";
 
@@ -16,7 +17,7 @@ export const tokenCountAccuracyHeader = "x-gateway-token-count-accuracy";
  */
 export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
   name: "count_tokens",
-  serves: "messages",
+  router: modelRouter("messages"),
   errorFormat: "anthropic",
   allowApiKeyHeader: true,
   capturesContent: false,

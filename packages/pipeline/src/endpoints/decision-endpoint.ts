@@ -1,4 +1,5 @@
 import { type DecisionRequest, checkDecisionResponse, parseDecisionRequest } from "@gateway/decision-schema";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { callerScopeOf } from "../stages/admit-call.js";
 
@@ -11,7 +12,7 @@ import { callerScopeOf } from "../stages/admit-call.js";
  */
 export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
   name: "decisions",
-  serves: "decisions",
+  router: modelRouter("decisions"),
   errorFormat: "gateway",
   capturesContent: false,
   guardrailFormat: "decision",
