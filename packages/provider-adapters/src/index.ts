@@ -36,7 +36,7 @@ export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
-export { CallAbort } from "./call-abort.js";
+export { CallAbort, callAbortFollowing } from "./call-abort.js";
 export type { HttpTransport, HttpTransportOptions, HttpRequestOptions, HttpJsonResponse, HttpStreamResponse } from "./http-transport.js";
 export { mapUpstreamError } from "./map-upstream-error.js";
 

@@ -14,19 +14,15 @@ export type ProviderKind = ConnectionKind;
 export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" | "baseUrl" | "credential" | "headers"> &
   Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints">>;
 
-/** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
+/** Per-call context: the gateway request id, the caller's abort and the deadline. */
 export interface ProviderCallContext {
   requestId: string;
   /**
-   * Aborted when the caller disconnects; aborts the upstream request (socket closed). With
-   * `abort` set, it may be created on first read: code on the call path reads `abort`.
+   * Aborted when the caller disconnects or the gateway deadline passes; aborts the upstream
+   * request (socket closed). The call's one cancellation: code that needs an `AbortSignal`
+   * (`fetch`, an SDK) reads `abort.signal`, which is created only then (see {@link CallAbort}).
    */
-  signal: AbortSignal;
-  /**
-   * The same abort without an AbortSignal (see {@link CallAbort}), when the caller has one:
-   * the HTTP transport listens to it rather than to `signal`, which is then never created.
-   */
-  abort?: CallAbort;
+  abort: CallAbort;
   /** Epoch milliseconds after which the upstream call is abandoned with 504 `upstream_timeout`. */
   deadline: number;
   /** Headers the gateway adds to the upstream request (a W3C `traceparent` when trace propagation is on). */

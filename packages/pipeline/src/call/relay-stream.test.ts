@@ -158,7 +158,7 @@ describe("relayStream", () => {
     const stream = relayStream(options(from([chatText("a"), chatText("b"), chatChunk(null, "stop"), { data: "[DONE]" }], () => void (closed = true)), (outcome) => void (ended = outcome), lifetime));
     for await (const _event of stream) break;
     expect(closed).toBe(true);
-    expect(lifetime.signal.aborted).toBe(true);
+    expect(lifetime.abort.aborted).toBe(true);
     expect(ended).toMatchObject({ completed: false, outputCharacters: 1, error: { code: "client_cancelled" } });
 
     let neverStartedEnd: StreamOutcome | null = null;

@@ -2,6 +2,7 @@ import { createAdmissionController, createMemoryStore } from "@gateway/budget";
 import {
   type ProviderAdapter,
   type SseEvent,
+  callAbortFollowing,
   chatCompletionsFormat,
   createDemoAdapter,
   createHttpTransport,
@@ -81,7 +82,7 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
         frames: decodeSseStream(
           (async function* (): AsyncGenerator<SseEvent> {
             yield { data: JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "abcdefgh" }, finish_reason: null }] }) };
-            await new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
+            await new Promise((_resolve, reject) => context.abort.signal.addEventListener("abort", () => reject(context.abort.signal.reason), { once: true }));
           })(),
           chatCompletionsFormat.createStreamDecoder(),
         ),
@@ -93,7 +94,7 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
       requestId: "req_f",
       headers: { authorization: `Bearer ${testApiKey}` },
       readBody: async () => ({ ...chatBody, stream: true }),
-      signal: caller.signal,
+      abort: callAbortFollowing(caller.signal),
       bodyBytes: 400,
     }, chatCompletionsEndpoint);
     expect(answer.kind).toBe("stream");

@@ -1,15 +1,19 @@
 import { callChatModel, chatCompletionsFormat, chatModelOf, createStreamRenderer, messagesFormat } from "@gateway/provider-adapters";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { applyAnswerGuardrails } from "../stages/apply-answer-guardrails.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { type ChatBody, type ChatFormat, parseChatBody } from "./parse-chat-body.js";
+
+const chatCompletionsRouter = modelRouter("chat_completions");
+const messagesRouter = modelRouter("messages");
 
 function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
   const openai = format === "openai";
   const wireFormat = openai ? chatCompletionsFormat : messagesFormat;
   return {
     name: openai ? "chat_completions" : "messages",
-    serves: openai ? "chat_completions" : "messages",
+    router: openai ? chatCompletionsRouter : messagesRouter,
     errorFormat: openai ? "gateway" : "anthropic",
     allowApiKeyHeader: !openai,
     capturesContent: true,

@@ -1,4 +1,5 @@
 import { unsupportedCapability } from "@gateway/provider-adapters";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { type ChatBody, parseChatBody } from "./parse-chat-body.js";
 
@@ -17,7 +18,7 @@ export const tokenCountAccuracyHeader = "x-gateway-token-count-accuracy";
  */
 export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
   name: "count_tokens",
-  serves: "messages",
+  router: modelRouter("messages"),
   errorFormat: "anthropic",
   allowApiKeyHeader: true,
   capturesContent: false,

@@ -1,5 +1,6 @@
 import { unsupportedCapability } from "@gateway/provider-adapters";
 import { type DecisionRequest, checkDecisionResponse, parseDecisionRequest } from "@gateway/decision-schema";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { callerScopeOf } from "../stages/admit-call.js";
 
@@ -12,7 +13,7 @@ import { callerScopeOf } from "../stages/admit-call.js";
  */
 export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
   name: "decisions",
-  serves: "decisions",
+  router: modelRouter("decisions"),
   errorFormat: "gateway",
   capturesContent: false,
   guardrailFormat: "decision",

@@ -1,5 +1,6 @@
 import { unsupportedCapability } from "@gateway/provider-adapters";
 import { GatewayError } from "@gateway/errors";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { checkRequestNumberFields, embeddingsNumberFields, maxRequestInteger } from "./request-number-fields.js";
@@ -42,7 +43,7 @@ export function parseEmbeddingsBody(body: unknown): EmbeddingsBody {
  */
 export const embeddingsEndpoint: InferenceEndpoint<EmbeddingsBody> = {
   name: "embeddings",
-  serves: "embeddings",
+  router: modelRouter("embeddings"),
   errorFormat: "gateway",
   capturesContent: true,
   guardrailFormat: "openai_embeddings",
