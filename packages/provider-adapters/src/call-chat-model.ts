@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { ChatFormat, ChatModel, ForwardableHeaders, ProviderAdapter, ProviderCallContext, ProviderResult, ProviderTarget, RequestBody } from "./provider-adapter.js";
 import { convertAnthropicResponseToChat } from "./formats/messages/convert-anthropic-response-to-chat.js";
-import { convertChatRequestToAnthropic } from "./formats/messages/convert-chat-request-to-anthropic.js";
+import { convertChatRequestToAnthropic, translatedMaxTokensDefault } from "./formats/messages/convert-chat-request-to-anthropic.js";
 import { convertChatResponseToAnthropic } from "./formats/messages/convert-chat-response-to-anthropic.js";
 import { convertChatResponseToResponses } from "./formats/responses/convert-chat-response-to-responses.js";
 import { convertMessagesRequestToChat } from "./formats/messages/convert-messages-request-to-chat.js";
@@ -91,10 +91,3 @@ function toChatRequest(format: ChatFormat, body: RequestBody, target: ProviderTa
   if (format === "anthropic-messages") return convertMessagesRequestToChat(body, { model: target.upstreamModel });
   return convertResponsesRequestToChat(body, { model: target.upstreamModel, target: destination });
 }
-
-/**
- * `max_tokens` sent on a request translated to Anthropic messages that has neither
- * `max_completion_tokens` nor `max_tokens` (Anthropic requires one), unless the model says
- * otherwise ({@link ChatModel.maxTokensDefault}).
- */
-export const translatedMaxTokensDefault = 4096;

@@ -17,6 +17,14 @@ import {
 } from "../request-guards.js";
 
 /** Options of {@link convertChatRequestToAnthropic}. */
+/**
+ * `max_tokens` sent on a request translated to Anthropic messages that has neither
+ * `max_completion_tokens` nor `max_tokens` (Anthropic requires one), unless the model says
+ * otherwise (`ChatModel.maxTokensDefault`). Kept here, in a module that imports no provider:
+ * `providers/anthropic/provider.ts` reads it while the generated registry is being loaded.
+ */
+export const translatedMaxTokensDefault = 4096;
+
 export interface ConvertChatRequestToAnthropicOptions {
   /** `max_tokens` sent when the request has neither `max_completion_tokens` nor `max_tokens` (Anthropic requires one). */
   defaultMaxTokens: number;

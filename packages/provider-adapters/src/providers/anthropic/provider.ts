@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { translatedMaxTokensDefault } from "../../call-chat-model.js";
+import { translatedMaxTokensDefault } from "../../formats/messages/convert-chat-request-to-anthropic.js";
 import { defineProvider } from "../provider-definition.js";
 import {
   anthropicCredentialHeaders,
