@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { providerOf } from "@gateway/provider-adapters";
 import {
   type DatabaseClient,
   type SecretBox,
@@ -12,8 +13,8 @@ import {
   upsertProjectByName,
 } from "@gateway/db";
 
-/** Models the built-in demo connection serves (`demo/demo/chat`, `demo/demo/decide`, `demo/demo/embed`). */
-export const demoConnectionModels = ["demo/chat", "demo/decide", "demo/embed"];
+/** Models the built-in demo connection serves (the demo provider's: `demo/demo/chat`, `demo/demo/decide`, `demo/demo/embed`). */
+export const demoConnectionModels: string[] = [...(providerOf("demo")?.models ?? [])];
 
 /** What the first start created; secrets are present only when they were generated here. */
 export interface FirstStartResult {

@@ -22,7 +22,6 @@ export type { ModelPrice } from "./model-price.js";
 export type { NormalizedUsage } from "./token-usage.js";
 export type { UsageAttempt, UsageAttemptOutcome, UsageContentCapture, UsageEventRecord } from "./usage-event.js";
 export type { ConnectionKind } from "./connection-kind.js";
-export { connectionKindSchema, connectionKinds } from "./connection-kind.js";
 export type { UsageEndpoint } from "./usage-endpoint.js";
 export { usageEndpointSchema, usageEndpoints } from "./usage-endpoint.js";
 export type { McpAuthKind, McpTransport } from "./mcp-server-kinds.js";

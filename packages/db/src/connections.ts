@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { CONNECTION_KINDS } from "./enums.js";
-import type { ConnectionKind, ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
+import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
 import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
@@ -12,7 +12,8 @@ export interface ConnectionRecord {
   id: string;
   organizationId: string;
   name: string;
-  kind: ConnectionKind;
+  /** One of the registered provider kinds (checked on every read and write). */
+  kind: (typeof CONNECTION_KINDS)[number];
   baseUrl: string | null;
   hasCredential: boolean;
   headers: Record<string, string>;

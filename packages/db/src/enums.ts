@@ -1,7 +1,8 @@
 /** String enums stored in String columns (SQLite has no enum type); validated here. */
-// The lists shared with other packages are defined in @gateway/contracts (one list, one zod schema each).
+// The lists shared with other packages are defined in @gateway/contracts (one list, one zod schema each);
+// the connection kinds are the provider registry's (one folder per provider in @gateway/provider-adapters).
+export { providerKinds as CONNECTION_KINDS } from "@gateway/provider-adapters/kinds";
 export {
-  connectionKinds as CONNECTION_KINDS,
   mcpAuthKinds as MCP_AUTH_KINDS,
   mcpTransports as MCP_TRANSPORTS,
   notificationChannelKinds as NOTIFICATION_CHANNEL_KINDS,

@@ -1,7 +1,9 @@
 // The inference-call skeleton and its endpoints
 export { runInferenceCall } from "./call/run-inference-call.js";
 export type { InferenceCallInput } from "./call/run-inference-call.js";
-export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, EndpointRouteInput, InferenceEndpoint } from "./call/inference-endpoint.js";
+export type { AdmissionEstimate, EndpointAnswer, EndpointInvocation, EndpointPrepareInput, InferenceEndpoint, PreparedRequest } from "./call/inference-endpoint.js";
+export { modelRouter } from "./call/call-router.js";
+export type { CallRouteInput, CallRouter, EndpointAdapter } from "./call/call-router.js";
 export type { PipelineDependencies } from "./call/pipeline-dependencies.js";
 export { combineCallObservers } from "./call/inference-call-observer.js";
 export type {
@@ -32,8 +34,9 @@ export { runListModels } from "./endpoints/run-list-models.js";
 export type { ListModelsInput } from "./endpoints/run-list-models.js";
 export { createPlaygroundRunner } from "./endpoints/create-playground-runner.js";
 export type { PlaygroundChatInput, PlaygroundResult, PlaygroundRunner } from "./endpoints/create-playground-runner.js";
-export { createMcpCallEndpoint, defaultMcpResultLimitBytes, isMcpServerUsable } from "./endpoints/mcp-call-endpoint.js";
-export type { McpCallRequest, McpCallTarget } from "./endpoints/mcp-call-endpoint.js";
+export { createMcpCallEndpoint, defaultMcpResultLimitBytes } from "./endpoints/mcp-call-endpoint.js";
+export { createMcpCallRouter, isMcpServerUsable } from "./mcp/mcp-call-router.js";
+export type { McpCallRequest, McpCallTarget } from "./mcp/mcp-call-router.js";
 
 // MCP: authentication, served names, the upstream the MCP call endpoint needs
 export { authenticateMcpCaller, mcpTokenPrefix } from "./mcp/authenticate-mcp-caller.js";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mcpResultsFormat } from "@gateway/provider-adapters";
 import { caller, policy, snapshot, standardConnections } from "./__fixtures__/snapshot.js";
 import { compileAccessIndex } from "./access-index.js";
 import type { AccessPolicy } from "./access-snapshot.js";
@@ -63,7 +64,7 @@ describe("input guardrails over MCP call arguments", () => {
     if (!config) throw new Error("no config");
     const guardrails = compileGuardrails(config);
     const body = { server: "tickets", name: "create_issue@example.com", arguments: { title: "Mail jane@example.com", labels: ["a@b.co", 3], nested: { note: "none" } } };
-    const result = applyInputGuardrails({ guardrails, body, format: "mcp_call" });
+    const result = applyInputGuardrails({ guardrails, body, format: mcpResultsFormat });
     expect(result.redacted).toBe(true);
     expect(result.body).toEqual({
       server: "tickets",

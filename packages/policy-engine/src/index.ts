@@ -43,10 +43,9 @@ export { regexEvaluationWindowCharacters } from "./compiled-guardrail-rule.js";
 export { compileGuardrails, noGuardrails } from "./compile-guardrails.js";
 export type { CompiledGuardrails, GuardrailResult } from "./compile-guardrails.js";
 export type { OutputScanResult, OutputScanner, OutputScannerOptions } from "./create-output-scanner.js";
-export { extractTextSegments, writeTextSegments } from "./extract-text-segments.js";
-export type { RequestFormat, TextSegment } from "./extract-text-segments.js";
 export { applyInputGuardrails } from "./apply-input-guardrails.js";
-export type { InputGuardrailsResult } from "./apply-input-guardrails.js";
+export { applyOutputGuardrails } from "./apply-output-guardrails.js";
+export type { BodyGuardrailsResult } from "./apply-input-guardrails.js";
 export { guardrailsForCaller } from "./guardrails-for-caller.js";
 
 // Routing

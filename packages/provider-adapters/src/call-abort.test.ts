@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CallAbort } from "./call-abort.js";
+import { CallAbort, callAbortFollowing } from "./call-abort.js";
 
 describe("CallAbort", () => {
   it("tells its listeners once, in order, and not the ones that unsubscribed", () => {
@@ -56,5 +56,21 @@ describe("CallAbort", () => {
       process.off("uncaughtException", onUncaught);
       for (const listener of listeners) process.on("uncaughtException", listener);
     }
+  });
+
+  it("follows a framework's AbortSignal, aborted before or after", () => {
+    const controller = new AbortController();
+    const abort = callAbortFollowing(controller.signal);
+    const heard: string[] = [];
+    abort.subscribe(() => heard.push("aborted"));
+    expect(abort.aborted).toBe(false);
+    const reason = new Error("browser left");
+    controller.abort(reason);
+    expect(heard).toEqual(["aborted"]);
+    expect(abort.signal.reason).toBe(reason);
+
+    const early = new AbortController();
+    early.abort(reason);
+    expect(callAbortFollowing(early.signal).aborted).toBe(true);
   });
 });

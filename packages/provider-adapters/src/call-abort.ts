@@ -70,15 +70,24 @@ export class CallAbort {
 
 const noop = () => undefined;
 
-/** Whether a call's caller is gone: through its `abort` when it has one (no AbortSignal is created). */
-export function callerAborted(context: Pick<ProviderCallContext, "abort" | "signal">): boolean {
-  return (context.abort ?? context.signal).aborted;
+/**
+ * A CallAbort aborted when `signal` is (with its reason), for callers handed an AbortSignal by
+ * their framework (the dashboard's playground, an MCP SDK request): the call then carries one
+ * cancellation type, and listens to the signal once.
+ */
+export function callAbortFollowing(signal: AbortSignal): CallAbort {
+  const abort = new CallAbort();
+  if (signal.aborted) abort.abort(signal.reason);
+  else signal.addEventListener("abort", () => abort.abort(signal.reason), { once: true });
+  return abort;
+}
+
+/** Whether a call's caller is gone (no AbortSignal is created). */
+export function callerAborted(context: Pick<ProviderCallContext, "abort">): boolean {
+  return context.abort.aborted;
 }
 
 /** Calls `listener` once when the call's caller goes away; returns what stops listening. */
-export function onCallerAbort(context: Pick<ProviderCallContext, "abort" | "signal">, listener: () => void): () => void {
-  if (context.abort !== undefined) return context.abort.subscribe(listener);
-  const { signal } = context;
-  signal.addEventListener("abort", listener, { once: true });
-  return () => signal.removeEventListener("abort", listener);
+export function onCallerAbort(context: Pick<ProviderCallContext, "abort">, listener: () => void): () => void {
+  return context.abort.subscribe(listener);
 }

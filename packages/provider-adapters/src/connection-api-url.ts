@@ -1,4 +1,5 @@
 import type { ProviderKind } from "./provider-adapter.js";
+import { providerOf } from "./providers/provider-registry.js";
 
 /**
  * The URL of one upstream API path of a connection, by one rule for every connection kind:
@@ -7,8 +8,9 @@ import type { ProviderKind } from "./provider-adapter.js";
  * `/messages`, `/models`, `/systemone`).
  *
  * - A base URL whose path ends in `/v1` is the API root as it is.
- * - Otherwise `/v1` is added, except for an `openai` (OpenAI-compatible) base URL that already
- *   has a path of its own: such APIs live under their own prefix (`https://api.groq.com/openai/v1`,
+ * - Otherwise `/v1` is added, except for a base URL that already has a path of its own when the
+ *   kind's provider says such a path is the API root (`baseUrlPathIsApiRoot`: OpenAI-compatible
+ *   APIs live under their own prefix, `https://api.groq.com/openai/v1`,
  *   `https://generativelanguage.googleapis.com/v1beta/openai`), which is taken as given.
  *
  * So `https://api.openai.com` and `https://api.openai.com/v1/` both give
@@ -38,6 +40,6 @@ function resolveConnectionApiUrl(kind: ProviderKind, baseUrl: string, path: stri
   } catch {
     basePath = "";
   }
-  const versioned = /\/v1$/i.test(basePath) || (kind === "openai" && basePath !== "");
+  const versioned = /\/v1$/i.test(basePath) || (basePath !== "" && providerOf(kind)?.baseUrlPathIsApiRoot === true);
   return `${versioned ? trimmed : `${trimmed}/v1`}${path}`;
 }

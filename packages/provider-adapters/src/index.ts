@@ -1,32 +1,42 @@
-// Adapters
+// Per-capability models: what one provider connection can do
 export type {
   AdapterConnection,
+  ChatFormat,
+  ChatModel,
+  DecisionModel,
   DecisionResult,
+  EmbeddingModel,
   ForwardableHeaders,
   ProviderAdapter,
   ProviderCallContext,
-  ProviderCapabilities,
   ProviderKind,
   ProviderResult,
   ProviderTarget,
+  RequestBody,
   TokenCount,
+  TokenCounter,
+  TranslatedChatCall,
 } from "./provider-adapter.js";
 export { emptyUsage, addUsage } from "./provider-adapter.js";
-export { createProviderAdapter } from "./create-provider-adapter.js";
-export { createOpenAiAdapter, openAiDefaultBaseUrl } from "./openai-adapter.js";
-export type { ProviderAdapterDependencies } from "./openai-adapter.js";
-export { createAnthropicAdapter, anthropicDefaultBaseUrl, anthropicDefaultVersion, anthropicDefaultMaxTokens } from "./anthropic-adapter.js";
-export { createSystemOneAdapter } from "./systemone-adapter.js";
-export { createDemoAdapter, demoHeaderName, demoNotice } from "./demo-adapter.js";
+export { callChatModel, chatModelOf, unsupportedCapability } from "./call-chat-model.js";
+
+// Providers: one folder each under src/providers/, registered from the folders
+export type { ModelFactory, ProviderAdapterDependencies, ProviderDefinition } from "./providers/provider-definition.js";
+export { defineProvider } from "./providers/provider-definition.js";
+export { createProviderAdapter, providerOf, registeredProviderList } from "./providers/provider-registry.js";
+export { providerKinds, providerKindSchema } from "./providers/provider-kinds.js";
+export type { RegisteredProviderKind } from "./providers/provider-kinds.js";
+export { openAiDefaultBaseUrl } from "./providers/openai/openai-adapter.js";
+export { anthropicDefaultBaseUrl, anthropicDefaultVersion } from "./providers/anthropic/anthropic-adapter.js";
+export { anthropicDefaultMaxTokens } from "./providers/anthropic/provider.js";
+export { createDemoAdapter, demoHeaderName, demoNotice } from "./providers/demo/demo-adapter.js";
 export { connectionApiUrl } from "./connection-api-url.js";
 export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
-export { buildResponseObject, outputTextOf } from "./responses/build-response-object.js";
-export type { BuildResponseObjectOptions } from "./responses/build-response-object.js";
 
 // Transport
 export { createHttpTransport } from "./http-transport.js";
-export { CallAbort } from "./call-abort.js";
+export { CallAbort, callAbortFollowing } from "./call-abort.js";
 export type { HttpTransport, HttpTransportOptions, HttpRequestOptions, HttpJsonResponse, HttpStreamResponse } from "./http-transport.js";
 export { mapUpstreamError } from "./map-upstream-error.js";
 
@@ -58,21 +68,28 @@ export type { SseEvent } from "./stream/sse-event.js";
 export { parseSseStream } from "./stream/parse-sse-stream.js";
 export { formatSseEvent } from "./stream/format-sse-event.js";
 export { decodeSseStream } from "./stream/decode-sse-stream.js";
-export { createChatStreamDecoder } from "./stream/create-chat-stream-decoder.js";
-export { createMessagesStreamDecoder } from "./stream/create-messages-stream-decoder.js";
-export { createResponsesStreamDecoder } from "./stream/create-responses-stream-decoder.js";
-export type { MessagesStreamDecoderOptions } from "./stream/create-messages-stream-decoder.js";
-export { createStreamRenderer } from "./stream/create-stream-renderer.js";
-export type { StreamRendererOptions } from "./stream/create-stream-renderer.js";
+export { createStreamRenderer } from "./formats/create-stream-renderer.js";
+export type { StreamRendererOptions } from "./formats/create-stream-renderer.js";
 
-// Usage: one normalizer (and renderer) per wire format
-export { normalizeChatUsage, renderChatUsage } from "./usage/chat-usage.js";
-export type { ChatUsage } from "./usage/chat-usage.js";
-export { normalizeMessagesUsage, renderMessagesUsage, mergeMessagesUsage } from "./usage/messages-usage.js";
-export type { MessagesUsage } from "./usage/messages-usage.js";
-export { normalizeDecisionUsage, renderDecisionUsage } from "./usage/decision-usage.js";
-export { normalizeResponsesUsage, renderResponsesUsage } from "./usage/responses-usage.js";
-export type { ResponsesUsage } from "./usage/responses-usage.js";
+// Wire formats: one module each (request and answer texts, translation, stream decoder / encoder /
+// passthrough renderer, usage, finish reasons)
+export { chatCompletionsFormat } from "./formats/chat-completions/chat-completions-format.js";
+export { messagesFormat } from "./formats/messages/messages-format.js";
+export { responsesFormat } from "./formats/responses/responses-format.js";
+export { embeddingsFormat } from "./formats/embeddings/embeddings-format.js";
+export { decisionsFormat } from "./formats/decisions/decisions-format.js";
+export { mcpResultsFormat } from "./formats/mcp-results/mcp-results-format.js";
+export { formatOfRequest, formatOfStream } from "./formats/request-formats.js";
+export type { FormatTexts, RequestFormat } from "./formats/format-texts.js";
+export { writeTextSegments } from "./formats/text-segments.js";
+export type { TextSegment } from "./formats/text-segments.js";
+export type { ConversationMessage, ConversationPart } from "./formats/conversation-messages.js";
+export type { ChatUsage } from "./formats/chat-completions/chat-usage.js";
+export type { MessagesUsage } from "./formats/messages/messages-usage.js";
+export type { ResponsesUsage } from "./formats/responses/responses-usage.js";
+export type { ChatFinishReason } from "./formats/messages/map-anthropic-stop-reason.js";
+export type { AnthropicStopReason } from "./formats/chat-completions/map-chat-finish-reason.js";
 
-// Translation of requests and JSON answers between the OpenAI and Anthropic formats
-export * from "./translation/index.js";
+// Token counting without the provider (count_tokens on connections that have no endpoint for it)
+export { countTokensLocally, selectLocalTokenizer } from "./token-counting/count-tokens-locally.js";
+export type { LocalTokenCount, LocalTokenizer } from "./token-counting/count-tokens-locally.js";

@@ -1,5 +1,6 @@
 import type { ModelEndpoint } from "@gateway/contracts";
 import type { AdapterConnection } from "./provider-adapter.js";
+import { providerOf } from "./providers/provider-registry.js";
 
 /** A gateway endpoint a model may serve (the names of usage events). */
 export type ServedEndpoint = "chat_completions" | "messages" | "responses" | "embeddings" | "decisions";
@@ -7,8 +8,6 @@ export type ServedEndpoint = "chat_completions" | "messages" | "responses" | "em
 /** What {@link modelEndpointsOf} and {@link servedEndpoints} read of a connection. */
 export type EndpointConnection = Pick<AdapterConnection, "kind" | "baseUrl"> &
   Partial<Pick<AdapterConnection, "responsesApi" | "modelEndpoints">>;
-
-const openAiHost = /^https:\/\/api\.openai\.com(?:[/:]|$)/i;
 
 /**
  * What an upstream model answers: the connection's `modelEndpoints` entry for it, else
@@ -22,13 +21,13 @@ export function modelEndpointsOf(connection: EndpointConnection, model: string):
 }
 
 /**
- * Whether an `openai` connection's upstream serves the Responses API: its `responsesApi`
- * setting, or (unset) whether its base URL is OpenAI's own API (an unset base URL is).
+ * Whether a connection's upstream serves the Responses API, as its provider says
+ * (`servesResponsesApi`; an `openai` connection: its `responsesApi` setting, or (unset) whether
+ * its base URL is OpenAI's own API).
  */
 export function connectionServesResponses(connection: EndpointConnection): boolean {
-  if (connection.kind !== "openai") return false;
-  if (typeof connection.responsesApi === "boolean") return connection.responsesApi;
-  return connection.baseUrl === null || connection.baseUrl === undefined || connection.baseUrl === "" || openAiHost.test(connection.baseUrl);
+  const servesResponsesApi = providerOf(connection.kind)?.servesResponsesApi;
+  return servesResponsesApi === undefined ? false : servesResponsesApi(connection);
 }
 
 /** Whether `/v1/responses` calls of this model go to the upstream's Responses API (else translated from chat). */
@@ -38,11 +37,12 @@ export function servesResponsesNatively(connection: EndpointConnection, model: s
 
 /**
  * The gateway endpoints a model of a connection serves, in one place for routing and the model
- * list: chat models serve chat completions and messages (natively or translated), decisions
- * (translated) and responses (natively where the upstream has the Responses API, else
- * translated); responses-only models serve responses where the upstream has it; embedding models
- * serve embeddings on `openai` and `demo` connections (Anthropic has no embeddings API);
- * `systemone` connections serve decisions only.
+ * list, from the capabilities its provider has: with a chat model, chat models serve chat
+ * completions and messages (passed through or translated) and responses (passed through where
+ * the upstream has the Responses API, else translated); responses-only models serve responses
+ * where the upstream has it; with an embedding model, embedding models serve embeddings; with a
+ * decision model, chat models serve decisions, and a provider with decisions alone (`systemone`)
+ * serves decisions for every model.
  */
 export function servedEndpoints(connection: EndpointConnection, model: string): readonly ServedEndpoint[] {
   // Routing asks on every call: answers are kept per connection object (snapshot objects are replaced, never changed).
@@ -62,13 +62,15 @@ export function servedEndpoints(connection: EndpointConnection, model: string): 
 const servedCache = new WeakMap<object, Map<string, readonly ServedEndpoint[]>>();
 
 function computeServedEndpoints(connection: EndpointConnection, model: string): ServedEndpoint[] {
-  if (connection.kind === "systemone") return ["decisions"];
+  const provider = providerOf(connection.kind);
+  if (provider === undefined) return [];
+  if (provider.chat === undefined) return provider.decisions === undefined ? [] : ["decisions"];
   const declared = modelEndpointsOf(connection, model);
   const served: ServedEndpoint[] = [];
   const chat = declared.includes("chat");
   if (chat) served.push("chat_completions", "messages");
   if (chat || (declared.includes("responses") && connectionServesResponses(connection))) served.push("responses");
-  if (declared.includes("embeddings") && (connection.kind === "openai" || connection.kind === "demo")) served.push("embeddings");
-  if (chat) served.push("decisions");
+  if (declared.includes("embeddings") && provider.embeddings !== undefined) served.push("embeddings");
+  if (chat && provider.decisions !== undefined) served.push("decisions");
   return served;
 }

@@ -3,7 +3,7 @@ import type { DecisionRequest, DecisionResponse } from "./decision/decision-cont
 import type { CallAbort } from "./call-abort.js";
 import type { StreamFormat, StreamFrame } from "./stream/stream-part.js";
 
-/** The kinds of provider connection the gateway can talk to. */
+/** The kind of a provider connection (a folder of `src/providers/`; checked where connections enter). */
 export type ProviderKind = ConnectionKind;
 
 /**
@@ -14,19 +14,15 @@ export type ProviderKind = ConnectionKind;
 export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" | "baseUrl" | "credential" | "headers"> &
   Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints">>;
 
-/** Per-call context: the gateway request id, the caller's abort signal and the deadline. */
+/** Per-call context: the gateway request id, the caller's abort and the deadline. */
 export interface ProviderCallContext {
   requestId: string;
   /**
-   * Aborted when the caller disconnects; aborts the upstream request (socket closed). With
-   * `abort` set, it may be created on first read: code on the call path reads `abort`.
+   * Aborted when the caller disconnects or the gateway deadline passes; aborts the upstream
+   * request (socket closed). The call's one cancellation: code that needs an `AbortSignal`
+   * (`fetch`, an SDK) reads `abort.signal`, which is created only then (see {@link CallAbort}).
    */
-  signal: AbortSignal;
-  /**
-   * The same abort without an AbortSignal (see {@link CallAbort}), when the caller has one:
-   * the HTTP transport listens to it rather than to `signal`, which is then never created.
-   */
-  abort?: CallAbort;
+  abort: CallAbort;
   /** Epoch milliseconds after which the upstream call is abandoned with 504 `upstream_timeout`. */
   deadline: number;
   /** Headers the gateway adds to the upstream request (a W3C `traceparent` when trace propagation is on). */
@@ -70,29 +66,6 @@ export type ProviderResult =
       headers?: Record<string, string>;
     };
 
-/** How each operation is served by an adapter. */
-export interface ProviderCapabilities {
-  /** `native`: the upstream speaks the decision contract; `translated`: via chat calls. */
-  decisions: "native" | "translated";
-  /** Whether decisions use measured log-probabilities (false: stated probabilities). */
-  logprobs: boolean;
-  /** The adapter's native chat wire format. */
-  chatFormat: "openai" | "anthropic";
-  countTokens: "native" | "local";
-  /** How `chatCompletions` is served (`unsupported`: it throws `unsupported_feature`). */
-  chatCompletions: "native" | "translated" | "unsupported";
-  /** How `messages` is served (`unsupported`: it throws `unsupported_feature`). */
-  messages: "native" | "translated" | "unsupported";
-  /**
-   * How `responses` is served: `native` (the upstream's Responses API, for models that answer
-   * it; others are translated), `translated` (to chat completions or Anthropic messages), or
-   * `unsupported` (it throws `unsupported_feature`).
-   */
-  responses: "native" | "translated" | "unsupported";
-  /** How `embeddings` is served (`unsupported`: it throws `unsupported_feature`). */
-  embeddings: "native" | "unsupported";
-}
-
 /** Caller request headers an adapter may forward (lower-case names). */
 export type ForwardableHeaders = Record<string, string | string[] | undefined>;
 
@@ -104,37 +77,89 @@ export interface DecisionResult {
   headers?: Record<string, string>;
 }
 
-/** One provider connection, able to answer decisions, chat completions, messages, responses, embeddings and token counts. */
-export interface ProviderAdapter {
-  readonly kind: ProviderKind;
-  readonly capabilities: ProviderCapabilities;
+/** A JSON request body as the caller sent it (validated by its endpoint; fields the gateway reads are typed). */
+export type RequestBody = Record<string, unknown> & { stream?: unknown; model?: unknown };
+
+/** The chat wire formats: OpenAI chat completions, Anthropic messages, OpenAI Responses. */
+export type ChatFormat = StreamFormat;
+
+/**
+ * How the gateway wrote a translated chat request (absent: the body is the caller's). The model
+ * may change a translated body in place; its usage chunk is already asked for.
+ */
+export interface TranslatedChatCall {
+  /** A translated `response_format`: the forced tool whose input is the answer's text (streams decode it as text). */
+  jsonResponseTool?: string;
+}
+
+/** A model that answers chat: chat completions, messages and Responses callers alike. */
+export interface ChatModel {
+  /**
+   * The formats whose requests this model sends upstream as the caller wrote them (only `model`
+   * and the gateway's own fields changed) and whose answers are the provider's own bytes: the
+   * fast path, no re-serialisation. The first is the format translated requests are sent in.
+   */
+  readonly passthrough: readonly [ChatFormat, ...ChatFormat[]];
+  /**
+   * Whether a request in `format` passes through for this target; absent: every format in
+   * {@link passthrough} does (OpenAI's Responses API serves only some models of some upstreams).
+   */
+  passesThrough?(format: ChatFormat, target: ProviderTarget): boolean;
+  /** `max_tokens` of translated requests without an output cap, for upstreams that require one (Anthropic). */
+  readonly maxTokensDefault?: number;
+  /**
+   * Sends a request in one of the passthrough formats (a streamed request answers with frames of
+   * its format). A chat request is provider-neutral: a body and the wire format it is written
+   * in; `headers` are the caller's (Anthropic's `anthropic-version` / `anthropic-beta` go with a
+   * messages body the caller wrote); `translated` says the gateway wrote the body. Arguments, not
+   * a request object: the passthrough path allocates nothing of its own.
+   */
+  send(
+    format: ChatFormat,
+    body: RequestBody,
+    target: ProviderTarget,
+    context: ProviderCallContext,
+    headers?: ForwardableHeaders,
+    translated?: TranslatedChatCall,
+  ): Promise<ProviderResult>;
+}
+
+/** A model that answers embeddings. */
+export interface EmbeddingModel {
+  /** The embeddings formats passed through as they are (the only one there is). */
+  readonly passthrough: readonly ["openai-embeddings"];
+  /** An OpenAI embeddings body in, its answer out (never streamed). */
+  embed(body: RequestBody, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
+}
+
+/** Counts a request's input tokens (upstream or locally). */
+export interface TokenCounter {
+  /** `anthropic-messages` when the upstream counts the caller's body itself; empty when the gateway counts. */
+  readonly passthrough: readonly "anthropic-messages"[];
+  /** An Anthropic `count_tokens` body and the caller's headers (forwarded where the upstream counts). */
+  countTokens(body: RequestBody, target: ProviderTarget, context: ProviderCallContext, headers?: ForwardableHeaders): Promise<TokenCount>;
+}
+
+/** A model that answers decision requests (`/v1/systemone`). */
+export interface DecisionModel {
+  /** `systemone-decisions` when the upstream speaks the decision contract (the request passed on); empty when decisions are asked through chat calls. */
+  readonly passthrough: readonly "systemone-decisions"[];
+  /** Whether translated decisions use measured log-probabilities (false: stated probabilities). */
+  readonly logprobs: boolean;
   /** Answers a (validated) decision request. */
   decide(request: DecisionRequest, target: ProviderTarget, context: ProviderCallContext): Promise<DecisionResult>;
-  /** OpenAI chat completions format in and out. */
-  chatCompletions(body: Record<string, unknown>, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
-  /** Anthropic messages format in and out; `headers` are the caller's (for `anthropic-version`/`anthropic-beta`). */
-  messages(
-    body: Record<string, unknown>,
-    target: ProviderTarget,
-    context: ProviderCallContext,
-    headers?: ForwardableHeaders,
-  ): Promise<ProviderResult>;
-  /**
-   * OpenAI Responses format in and out. The body is what goes upstream: the gateway's
-   * conversation state is already applied (no `previous_response_id`, no `store`: the input holds
-   * the earlier turns). Native calls are sent with `store: false`; translated answers and streams
-   * report `store: false` and `previous_response_id: null`, which the endpoint then sets.
-   */
-  responses(body: Record<string, unknown>, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
-  /** OpenAI embeddings format in and out (never streamed). */
-  embeddings(body: Record<string, unknown>, target: ProviderTarget, context: ProviderCallContext): Promise<ProviderResult>;
-  /** Anthropic `count_tokens` format in; `local` says whether the count was computed by the gateway. */
-  countTokens(
-    body: Record<string, unknown>,
-    target: ProviderTarget,
-    context: ProviderCallContext,
-    headers?: ForwardableHeaders,
-  ): Promise<TokenCount>;
+}
+
+/**
+ * What one provider connection can do: one model per capability it has. A capability it lacks
+ * is absent (an endpoint asking for it answers `unsupported_feature`).
+ */
+export interface ProviderAdapter {
+  readonly kind: ProviderKind;
+  readonly chat?: ChatModel | undefined;
+  readonly embeddings?: EmbeddingModel | undefined;
+  readonly tokenCounter?: TokenCounter | undefined;
+  readonly decisions?: DecisionModel | undefined;
 }
 
 /** The answer of `countTokens`. */

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { CallAbort, callAbortFollowing } from "../src/index.js";
 import type { ProviderCallContext, ProviderTarget, AdapterConnection } from "../src/index.js";
 
 /** A request as the fake upstream received it. */
@@ -98,7 +99,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 export function callContext(options: { timeoutMs?: number; signal?: AbortSignal } = {}): ProviderCallContext {
   return {
     requestId: "req_test",
-    signal: options.signal ?? new AbortController().signal,
+    abort: options.signal === undefined ? new CallAbort() : callAbortFollowing(options.signal),
     deadline: Date.now() + (options.timeoutMs ?? 20_000),
   };
 }

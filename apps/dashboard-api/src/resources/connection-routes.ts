@@ -1,6 +1,5 @@
 import type { ModelPrice } from "@gateway/contracts";
 import type { ConnectionTimeouts } from "@gateway/contracts";
-import { type ConnectionKind, connectionKindSchema } from "@gateway/contracts";
 import {
   type ConnectionRecord,
   connectionDefaultMaxTokensSchema,
@@ -16,7 +15,7 @@ import {
   updateConnection,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
-import { OutboundAddressRefusedError, connectionApiUrl, defaultOutboundFetch } from "@gateway/provider-adapters";
+import { OutboundAddressRefusedError, connectionApiUrl, defaultOutboundFetch, providerKindSchema, providerOf } from "@gateway/provider-adapters";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -24,13 +23,6 @@ import { fullList, listObjectSchema } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { checkOutboundUrlIssue } from "./outbound-url-check.js";
 import { auditChange, found, withConflict } from "./resource-helpers.js";
-
-const defaultBaseUrls: Record<ConnectionKind, string | null> = {
-  openai: "https://api.openai.com",
-  anthropic: "https://api.anthropic.com",
-  systemone: null,
-  demo: null,
-};
 
 const modelId = z.string().regex(/^[A-Za-z0-9._:-]+\/[A-Za-z0-9._:@-]+$/, "use '<vendor>/<model>'").max(200);
 /** A model's price entry, with the bounds the configuration file shares (`@gateway/db`), under snake_case names. */
@@ -87,7 +79,7 @@ const modelEndpointsBodySchema = modelEndpointsSchema.describe(
 export const connectionSchema = z.object({
   id: z.string(),
   name: z.string(),
-  kind: connectionKindSchema,
+  kind: providerKindSchema,
   base_url: z.string().nullable(),
   has_credential: z.boolean(),
   headers: z.record(z.string(), z.string()),
@@ -173,7 +165,7 @@ export function presentConnection(row: ConnectionRecord): z.infer<typeof connect
 const httpUrl = z.url({ protocol: /^https?$/ }).max(2000).superRefine(checkOutboundUrlIssue);
 const createBody = z.object({
   name: connectionName,
-  kind: connectionKindSchema,
+  kind: providerKindSchema,
   base_url: httpUrl
     .nullable()
     .optional()
@@ -227,8 +219,10 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
       responses: [{ status: 201, description: "The connection", schema: connectionSchema }],
       async handler(context) {
         const { principal, body } = context;
-        if (body.kind === "systemone" && !body.base_url) {
-          throw new GatewayError("invalid_request", { message: "A systemone connection needs base_url.", param: "base_url" });
+        // A provider that calls an upstream without a public API of its own (systemone) needs the connection's.
+        const provider = providerOf(body.kind);
+        if (provider !== undefined && provider.network && provider.defaultBaseUrl === null && !body.base_url) {
+          throw new GatewayError("invalid_request", { message: `A ${body.kind} connection needs base_url.`, param: "base_url" });
         }
         const row = await withConflict(
           () =>
@@ -385,8 +379,10 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
     message,
     object: "connection.test" as const,
   });
-  if (kind === "demo") return result(true, null, "The built-in demo provider needs no network.");
-  const base = row.baseUrl ?? defaultBaseUrls[kind] ?? "";
+  const provider = providerOf(kind);
+  if (provider === undefined) return result(false, null, `No provider of kind '${kind}' is installed.`);
+  if (!provider.network) return result(true, null, `The built-in ${kind} provider needs no network.`);
+  const base = row.baseUrl ?? provider.defaultBaseUrl ?? "";
   if (base === "") return result(false, null, "The connection has no base_url.");
   let credential: string | null;
   try {
@@ -396,15 +392,10 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
     if (!(error instanceof SecretBoxError)) throw error;
     return result(false, null, "The stored credential cannot be decrypted for this connection (missing key, or not written for this connection); set the credential again.");
   }
-  const headers: Record<string, string> = { accept: "application/json", ...row.headers };
+  // The credential as the provider's adapters send it (bearer token, Anthropic's x-api-key and version).
+  const headers: Record<string, string> = { accept: "application/json", ...row.headers, ...provider.credentialHeaders(credential) };
   // The same base-URL rule as the gateway's adapters (with or without `/v1`).
   const url = connectionApiUrl(kind, base, "/models");
-  if (kind === "anthropic") {
-    headers["anthropic-version"] = "2023-06-01";
-    if (credential) headers["x-api-key"] = credential;
-  } else if (credential) {
-    headers.authorization = `Bearer ${credential}`;
-  }
   const signal = AbortSignal.timeout(services.settings.deliveryTimeoutMs);
   try {
     // Through the outbound address policy: the credential only goes to an address it allows.

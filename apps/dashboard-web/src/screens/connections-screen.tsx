@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { Connection, ConnectionTest } from "../api/api-types.js";
 import { callApi, dashboardClient } from "../api/dashboard-client.js";
 import { dashboardQueries } from "../api/dashboard-queries.js";
+import { dashboardOperations } from "../generated/dashboard-operations.js";
 import { ActionButton } from "../components/action-button.js";
 import { ConfirmDialog } from "../components/confirm-dialog.js";
 import { EmptyState } from "../components/empty-state.js";
@@ -20,12 +21,18 @@ import { type ConnectionFormValues, connectionFormToBody, connectionToFormValues
 import { formatDuration } from "../format/format-number.js";
 import { useSession } from "../session/session-context.js";
 
-const kindLabels: Record<Connection["kind"], string> = {
+/** Names for people of the kinds this screen knows, in the order it offers them; any other kind is shown as it is. */
+const kindLabels: Partial<Record<string, string>> = {
   openai: "OpenAI-compatible",
   anthropic: "Anthropic",
   systemone: "System One (decisions)",
   demo: "Demo (offline)",
 };
+const kindLabel = (kind: string): string => kindLabels[kind] ?? kind;
+
+/** The kinds the API accepts (its document's enum: one per provider the gateway has), known ones first. */
+const apiKinds: readonly string[] = dashboardOperations["post /api/connections"].requestSchema.properties.kind.enum;
+const connectionKinds = [...Object.keys(kindLabels).filter((kind) => apiKinds.includes(kind)), ...apiKinds.filter((kind) => !(kind in kindLabels))];
 
 const timeoutLabels: Record<TimeoutName, string> = {
   connect_ms: "Connect timeout",
@@ -92,7 +99,7 @@ export function ConnectionsScreen() {
                   </div>
                 ) : null}
               </td>
-              <td>{kindLabels[connection.kind]}</td>
+              <td>{kindLabel(connection.kind)}</td>
               <td className="mono small">{connection.base_url ?? "default"}</td>
               <td>{connection.has_credential ? <StatusBadge tone="success">stored</StatusBadge> : <StatusBadge>none</StatusBadge>}</td>
               <td className="numeric">{connection.models.length}</td>
@@ -146,7 +153,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
           onChange={(value) => form.set("kind", value as ConnectionFormValues["kind"])}
           error={form.errors.kind}
           disabled={editing}
-          options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
+          options={connectionKinds.map((kind) => ({ value: kind, label: kindLabel(kind) }))}
         />
       </div>
       {values.kind !== "demo" ? (

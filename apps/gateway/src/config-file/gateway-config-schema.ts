@@ -1,4 +1,5 @@
-import { connectionKindSchema, monitorRuleFieldsShape } from "@gateway/contracts";
+import { monitorRuleFieldsShape } from "@gateway/contracts";
+import { providerKindSchema } from "@gateway/provider-adapters";
 import {
   budgetAmountUsdSchema,
   budgetThresholdsSchema,
@@ -72,7 +73,7 @@ const project = z.strictObject({
 
 const connection = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-' (no '/')"),
-  kind: connectionKindSchema,
+  kind: providerKindSchema,
   baseUrl: z.string().url().optional(),
   /** `env:NAME` (recommended) or inline; stored encrypted. */
   credential: secretReference.optional(),

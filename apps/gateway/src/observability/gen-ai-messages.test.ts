@@ -65,3 +65,32 @@ describe("gen_ai messages of a Responses call", () => {
     expect(toGenAiInputMessages({ model: "m", input: "Say hello." }, "embeddings")).toBeNull();
   });
 });
+
+describe("gen_ai messages of chat completions and messages calls", () => {
+  it("reads a chat request's messages with their tool calls, and an Anthropic request's system", () => {
+    const request = {
+      model: "m",
+      messages: [
+        { role: "user", content: [{ type: "text", text: "Weather?" }, { type: "image_url", image_url: { url: "data:," } }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "weather", arguments: "{}" } }] },
+      ],
+    };
+    expect(parsed(toGenAiInputMessages(request, "chat_completions"))).toEqual([
+      { role: "user", parts: [{ type: "text", content: "Weather?" }, { type: "image_url" }] },
+      { role: "assistant", parts: [{ type: "tool_call", id: "c1", name: "weather", arguments: "{}" }] },
+    ]);
+    expect(parsed(toGenAiInputMessages({ system: "Be brief.", messages: [{ role: "user", content: "Hi" }] }, "messages"))).toEqual([
+      { role: "system", parts: [{ type: "text", content: "Be brief." }] },
+      { role: "user", parts: [{ type: "text", content: "Hi" }] },
+    ]);
+  });
+
+  it("reads a chat completion's choices and an Anthropic message's content blocks with their finish reasons", () => {
+    const completion = { choices: [{ index: 0, message: { role: "assistant", content: "Sunny." }, finish_reason: "stop" }] };
+    expect(parsed(toGenAiOutputMessages(completion))).toEqual([{ role: "assistant", parts: [{ type: "text", content: "Sunny." }], finish_reason: "stop" }]);
+    const message = { type: "message", stop_reason: "tool_use", content: [{ type: "text", text: "Looking." }, { type: "tool_use", id: "t1", name: "weather", input: { city: "Paris" } }] };
+    expect(parsed(toGenAiOutputMessages(message))).toEqual([
+      { role: "assistant", parts: [{ type: "text", content: "Looking." }, { type: "tool_call", id: "t1", name: "weather", arguments: { city: "Paris" } }], finish_reason: "tool_use" },
+    ]);
+  });
+});

@@ -18,6 +18,7 @@ import {
   servedMcpResourceUri,
 } from "@gateway/pipeline";
 import { type McpCapabilityKind, evaluateMcpAccess } from "@gateway/policy-engine";
+import { callAbortFollowing } from "@gateway/provider-adapters";
 import { type AuthInfo, type McpRequestContext, Server, createMcpHandler } from "@modelcontextprotocol/server";
 import type { McpServerCatalog, McpUpstreamPool } from "../upstream/create-mcp-upstream-pool.js";
 import { answerMcpError } from "./answer-mcp-error.js";
@@ -163,7 +164,7 @@ export function createMcpGateway(settings: McpGatewaySettings): McpGateway {
           headers: caller.headers,
           readBody: async () => request,
           identity: (snapshot) => authenticateMcpCaller(caller.headers, snapshot),
-          signal,
+          abort: callAbortFollowing(signal),
           throwErrors: true,
         },
         endpoint,

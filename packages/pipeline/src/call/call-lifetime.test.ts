@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { CallAbort } from "@gateway/provider-adapters";
+import { CallAbort, callAbortFollowing } from "@gateway/provider-adapters";
 import { describe, expect, it } from "vitest";
 import { createCallLifetime } from "./call-lifetime.js";
 
@@ -12,7 +12,7 @@ describe("createCallLifetime", () => {
     await expect(raced).rejects.toMatchObject({ code: "request_timeout" });
     expect(lifetime.abortCode()).toBe("request_timeout");
     expect(lifetime.abort.aborted).toBe(true);
-    expect(lifetime.signal.aborted).toBe(true);
+    expect(lifetime.abort.signal.aborted).toBe(true);
     lifetime.dispose();
   });
 
@@ -48,15 +48,15 @@ describe("createCallLifetime", () => {
 
   it("follows a caller's AbortSignal (the playground's) and forgets it at dispose", async () => {
     const caller = new AbortController();
-    const lifetime = createCallLifetime({ deadline: Date.now() + 60_000, signal: caller.signal });
+    const lifetime = createCallLifetime({ deadline: Date.now() + 60_000, abort: callAbortFollowing(caller.signal) });
     const raced = lifetime.race(never());
     caller.abort();
     await expect(raced).rejects.toMatchObject({ code: "client_cancelled" });
-    expect(lifetime.signal.aborted).toBe(true);
+    expect(lifetime.abort.signal.aborted).toBe(true);
     lifetime.dispose();
 
     const later = new AbortController();
-    const disposed = createCallLifetime({ deadline: Date.now() + 60_000, signal: later.signal });
+    const disposed = createCallLifetime({ deadline: Date.now() + 60_000, abort: callAbortFollowing(later.signal) });
     disposed.dispose();
     later.abort();
     expect(disposed.abortCode()).toBeNull();

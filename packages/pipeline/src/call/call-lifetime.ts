@@ -11,10 +11,9 @@ import { CallAbort } from "@gateway/provider-adapters";
 export interface CallLifetime {
   /**
    * Aborted when the caller disconnects or the gateway deadline passes; aborts the upstream
-   * request. Created on first read: the call path hands providers {@link abort} instead.
+   * request. The call's one cancellation (see `CallAbort`): its `signal` is made only for an API
+   * that takes one.
    */
-  readonly signal: AbortSignal;
-  /** The same abort without an AbortSignal: what the provider context carries (see `CallAbort`). */
   readonly abort: CallAbort;
   /** Why the call was aborted: `client_cancelled`, `request_timeout`, or null while it is alive. */
   abortCode(): "client_cancelled" | "request_timeout" | null;
@@ -37,24 +36,18 @@ export interface CallLifetime {
  */
 export function createCallLifetime(options: {
   deadline: number;
-  /** The caller's signal (the playground's): its abort counts as `client_cancelled`. */
-  signal?: AbortSignal;
   /**
-   * The app's own abort, aborted when the caller disconnects (instead of `signal`): the lifetime
-   * adopts it rather than creating a second one and listening to the first. Its abort counts
-   * as `client_cancelled`.
+   * The app's abort, aborted when the caller disconnects: the lifetime adopts it rather than
+   * creating a second one and listening to the first. Its abort counts as `client_cancelled`.
    */
   abort?: CallAbort;
 }): CallLifetime {
-  return new Lifetime(options.deadline, options.signal, options.abort);
+  return new Lifetime(options.deadline, options.abort);
 }
 
 type AbortCode = "client_cancelled" | "request_timeout";
 
-/**
- * A class rather than an object literal: the literal's `signal` getter made V8 turn every
- * lifetime into a dictionary-mode object.
- */
+/** A class rather than an object literal with closures: one hidden class, no closure per call. */
 class Lifetime implements CallLifetime {
   readonly abort: CallAbort;
   private code: AbortCode | null = null;
@@ -62,13 +55,9 @@ class Lifetime implements CallLifetime {
   private timer: NodeJS.Timeout | undefined = undefined;
   /** Stops listening to the adopted abort (at dispose: the app's abort may outlive the call). */
   private unsubscribe: (() => void) | null = null;
-  private readonly callerSignal: AbortSignal | undefined;
-  /** Listens to the caller's signal; made only when there is one (the playground's). */
-  private readonly onCallerAbort: (() => void) | null = null;
 
-  constructor(deadline: number, callerSignal: AbortSignal | undefined, adopted: CallAbort | undefined) {
+  constructor(deadline: number, adopted: CallAbort | undefined) {
     this.abort = adopted ?? new CallAbort();
-    this.callerSignal = callerSignal;
     if (adopted !== undefined) {
       // The app aborts its own abort when the caller leaves: learn about it, first of its listeners.
       if (adopted.aborted) this.code = "client_cancelled";
@@ -86,17 +75,6 @@ class Lifetime implements CallLifetime {
       this.timer = setTimeout(() => this.end("request_timeout"), remaining);
       this.timer.unref?.();
     }
-    if (callerSignal) {
-      if (callerSignal.aborted) this.end("client_cancelled");
-      else {
-        this.onCallerAbort = () => this.end("client_cancelled");
-        callerSignal.addEventListener("abort", this.onCallerAbort, { once: true });
-      }
-    }
-  }
-
-  get signal(): AbortSignal {
-    return this.abort.signal;
   }
 
   abortCode(): AbortCode | null {
@@ -135,7 +113,6 @@ class Lifetime implements CallLifetime {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.onCallerAbort !== null) this.callerSignal?.removeEventListener("abort", this.onCallerAbort);
     this.unsubscribe?.();
     this.unsubscribe = null;
   }

@@ -18,11 +18,14 @@ function flakyDemoAdapter(failures: number) {
   let calls = 0;
   const adapter: ProviderAdapter = {
     ...demo,
-    chatCompletions: async (body, target, context) => {
-      contexts.push(context);
-      calls += 1;
-      if (calls <= failures) throw new GatewayError("upstream_error", { message: "flaky", retryable: true });
-      return demo.chatCompletions(body, target, context);
+    chat: {
+      passthrough: demo.chat!.passthrough,
+      send: async (format, body, target, context) => {
+        contexts.push(context);
+        calls += 1;
+        if (calls <= failures) throw new GatewayError("upstream_error", { message: "flaky", retryable: true });
+        return demo.chat!.send(format, body, target, context);
+      },
     },
   };
   return { adapter, contexts };

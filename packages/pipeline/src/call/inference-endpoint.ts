@@ -1,11 +1,11 @@
 import type { NormalizedUsage, UsageEndpoint } from "@gateway/contracts";
-import type { CompiledGuardrails, RequestFormat } from "@gateway/policy-engine";
+import type { CompiledGuardrails } from "@gateway/policy-engine";
 import type {
+  CallAbort,
   ForwardableHeaders,
-  ProviderAdapter,
   ProviderCallContext,
   ProviderTarget,
-  ServedEndpoint,
+  RequestFormat,
   StreamFormat,
   StreamFrame,
   StreamRenderer,
@@ -14,6 +14,7 @@ import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { CallerIdentity } from "../stages/authenticate.js";
 import type { CallTarget } from "../stages/call-target.js";
 import type { RoutePlan } from "../stages/resolve-route.js";
+import type { CallRouter, EndpointAdapter } from "./call-router.js";
 import type { ErrorFormat } from "./render-error-response.js";
 
 /** What admission is told before a call is made; see {@link InferenceEndpoint.admission}. */
@@ -48,21 +49,31 @@ export type EndpointAnswer =
     };
 
 /** What {@link InferenceEndpoint.invoke} gets for one attempt on one target. */
-export interface EndpointInvocation<Request, Target extends CallTarget = ProviderTarget> {
-  /** The provider adapter of `target`; null for the targets of an endpoint that routes itself (no provider connection). */
-  adapter: Target extends ProviderTarget ? ProviderAdapter : null;
+export interface EndpointInvocation<Request, Target extends CallTarget = ProviderTarget, State = unknown> {
+  /** What the router calls `target` through: its provider adapter, or null for a target that is no provider connection (an MCP server). */
+  adapter: EndpointAdapter<Target>;
   request: Request;
+  /** What {@link InferenceEndpoint.prepare} returned for this call (undefined without `prepare`). */
+  state: State | undefined;
   target: Target;
   context: ProviderCallContext;
   /** The caller's headers (Anthropic-compatible endpoints forward `anthropic-version` / `anthropic-beta`). */
   headers: ForwardableHeaders;
 }
 
-/** What {@link InferenceEndpoint.route} gets. */
-export interface EndpointRouteInput<Request> {
-  snapshot: CompiledSnapshot;
-  identity: CallerIdentity;
+/** What {@link InferenceEndpoint.prepare} gets. */
+export interface EndpointPrepareInput<Request> {
   request: Request;
+  identity: CallerIdentity;
+  /** The call's abort (its `signal` is made on first read, for an API that takes one). */
+  abort: CallAbort;
+}
+
+/** What {@link InferenceEndpoint.prepare} returns: the request as the provider gets it, and the endpoint's own state of the call. */
+export interface PreparedRequest<Request, State> {
+  request: Request;
+  /** Handed to `invoke`, `streamRenderer` and `complete` of the same call. */
+  state: State;
 }
 
 /**
@@ -70,14 +81,16 @@ export interface EndpointRouteInput<Request> {
  * sent to a provider and shaped for the caller. `runInferenceCall` owns everything else (the
  * call's lifetime and deadline, authentication, routing with retries and fallbacks, input and
  * output guardrails, admission, settlement, the usage event and error rendering), so a new
- * endpoint costs one spec. An endpoint whose calls go to something other than a model (an MCP
- * tool call goes to the server that has the tool) brings its own `route` and target type.
+ * endpoint costs one spec. Where its calls go is its `router`: models through the routes
+ * (`modelRouter`), or something else with its own target type (an MCP tool call goes to the
+ * server that has the tool). What the endpoint learns of one call (the Responses API's stored
+ * conversation) is the state its `prepare` returns, handed to its later hooks.
  */
-export interface InferenceEndpoint<Request, Target extends CallTarget = ProviderTarget> {
+export interface InferenceEndpoint<Request, Target extends CallTarget = ProviderTarget, State = unknown> {
   /** The usage event's endpoint. */
   readonly name: UsageEndpoint;
-  /** Which models the endpoint can call (`servedEndpoints`): routing leaves out targets whose model does not serve it. */
-  readonly serves?: ServedEndpoint;
+  /** Where the call goes: `modelRouter(servedEndpoint)` for model calls. */
+  readonly router: CallRouter<Request, Target>;
   /** The error body of this endpoint's answers. */
   readonly errorFormat: ErrorFormat;
   /** Accept the key as `x-api-key: gak_...` as well as `Authorization: Bearer` (Anthropic-compatible endpoints). */
@@ -91,28 +104,23 @@ export interface InferenceEndpoint<Request, Target extends CallTarget = Provider
   /**
    * Optional, asynchronous: completes the request after the input guardrails and before
    * admission (the Responses API loads the conversation a `previous_response_id` continues, so
-   * that admission estimates the whole input). Throws to refuse the call.
+   * that admission estimates the whole input), and returns the endpoint's state of the call.
+   * Throws to refuse the call.
    */
-  prepare?(input: { request: Request; identity: CallerIdentity; signal: AbortSignal }): Promise<Request>;
+  prepare?(input: EndpointPrepareInput<Request>): Promise<PreparedRequest<Request, State>>;
   /** The model the request names: a provider-qualified model or an alias (the usage event's `requestedModel`). */
   model(request: Request): string;
-  /**
-   * Where the call goes, for an endpoint whose requests name no model (an MCP tool, prompt or
-   * resource): its targets, after the caller's policies (throws 404 / 403 like model routes).
-   * Absent: `model(request)` is resolved by the model policy and the routes (aliases, affinity).
-   */
-  route?(input: EndpointRouteInput<Request>): RoutePlan<Target> | Promise<RoutePlan<Target>>;
   /**
    * What to reserve and count before the call, or null when the call is not admitted at all
    * (a token count costs nothing).
    */
   admission(input: { snapshot: CompiledSnapshot; identity: CallerIdentity; plan: RoutePlan<Target>; request: Request; bodyBytes?: number }): AdmissionEstimate | null;
   /** One attempt on one target. */
-  invoke(invocation: EndpointInvocation<Request, Target>): Promise<EndpointAnswer>;
+  invoke(invocation: EndpointInvocation<Request, Target, State>): Promise<EndpointAnswer>;
   /** Output guardrails over a JSON answer (throws 403 to block); absent: the answer has no output text. */
   guardOutput?(body: unknown, guardrails: CompiledGuardrails): { body: unknown; flags: string[] };
   /** The caller's renderer of a stream from an upstream in `format`; required when `invoke` can stream. */
-  streamRenderer?(input: { format: StreamFormat; request: Request; target: Target; requestId: string }): StreamRenderer;
+  streamRenderer?(input: { format: StreamFormat; request: Request; state: State | undefined; target: Target; requestId: string }): StreamRenderer;
   /**
    * Optional, asynchronous: runs once the answer completed and before its last byte reaches the
    * caller (a JSON body after the output guardrails; a stream's `result()` before its terminal
@@ -120,5 +128,5 @@ export interface InferenceEndpoint<Request, Target extends CallTarget = Provider
    * (stored Responses). Its failure is reported to `onInternalError` and never fails an answer
    * that was already produced.
    */
-  complete?(input: { request: Request; identity: CallerIdentity; answer: unknown }): Promise<void>;
+  complete?(input: { request: Request; state: State | undefined; identity: CallerIdentity; answer: unknown }): Promise<void>;
 }

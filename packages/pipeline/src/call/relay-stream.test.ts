@@ -3,10 +3,10 @@ import {
   type SseEvent,
   type StreamDecoder,
   type StreamFormat,
-  createChatStreamDecoder,
-  createMessagesStreamDecoder,
+  chatCompletionsFormat,
   createStreamRenderer,
   decodeSseStream,
+  formatOfStream,
 } from "@gateway/provider-adapters";
 import { describe, expect, it } from "vitest";
 import { createCallLifetime } from "./call-lifetime.js";
@@ -46,7 +46,7 @@ async function* from(events: SseEvent[], onClose?: () => void): AsyncGenerator<S
 async function relay(events: AsyncIterable<SseEvent>, format: StreamFormat, options: Partial<RelayStreamOptions> = {}) {
   let ended: StreamOutcome | null = null;
   const output: SseEvent[] = [];
-  const decoder: StreamDecoder = format === "openai-chat" ? createChatStreamDecoder() : createMessagesStreamDecoder();
+  const decoder: StreamDecoder = formatOfStream[format].createStreamDecoder();
   const stream = relayStream({
     frames: decodeSseStream(events, decoder),
     renderer: createStreamRenderer({ from: format, to: format, requestId: "req_1", model: "m", includeUsage: true }),
@@ -148,7 +148,7 @@ describe("relayStream", () => {
     let ended: StreamOutcome | null = null;
     const lifetime = createCallLifetime({ deadline: Date.now() + 10_000 });
     const options = (events: AsyncIterable<SseEvent>, onEnd: (outcome: StreamOutcome) => void, callLifetime = createCallLifetime({ deadline: Date.now() + 10_000 })) => ({
-      frames: decodeSseStream(events, createChatStreamDecoder()),
+      frames: decodeSseStream(events, chatCompletionsFormat.createStreamDecoder()),
       renderer: createStreamRenderer({ from: "openai-chat", to: "openai-chat", requestId: "req_1", model: "m" }),
       guardrails: null,
       captureText: false,
@@ -158,7 +158,7 @@ describe("relayStream", () => {
     const stream = relayStream(options(from([chatText("a"), chatText("b"), chatChunk(null, "stop"), { data: "[DONE]" }], () => void (closed = true)), (outcome) => void (ended = outcome), lifetime));
     for await (const _event of stream) break;
     expect(closed).toBe(true);
-    expect(lifetime.signal.aborted).toBe(true);
+    expect(lifetime.abort.aborted).toBe(true);
     expect(ended).toMatchObject({ completed: false, outputCharacters: 1, error: { code: "client_cancelled" } });
 
     let neverStartedEnd: StreamOutcome | null = null;

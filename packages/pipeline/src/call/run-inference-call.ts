@@ -1,27 +1,14 @@
-import type { Admission, BudgetThresholdCrossing } from "@gateway/budget";
-import type { NormalizedUsage, UsageAttempt, UsageEventRecord } from "@gateway/contracts";
-import { GatewayError, ProviderPassthroughError, normalizeError } from "@gateway/errors";
-import { type CompiledGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
-import { type CallAbort, type ProviderAdapter, type ProviderCallContext, type ProviderTarget, emptyUsage } from "@gateway/provider-adapters";
+import type { CallAbort, ProviderTarget } from "@gateway/provider-adapters";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
-import { admitCall, describeBudgetOutcome } from "../stages/admit-call.js";
-import { applyCallerGuardrails } from "../stages/apply-caller-guardrails.js";
-import { type CallerIdentity, authenticate } from "../stages/authenticate.js";
-import { buildUsageEvent } from "../stages/build-usage-event.js";
+import type { CallerIdentity } from "../stages/authenticate.js";
 import type { CallTarget } from "../stages/call-target.js";
-import { callProvider } from "../stages/call-provider.js";
-import { charactersPerToken } from "../stages/estimate-chat-admission.js";
-import { type RequestContext, createRequestContext } from "../stages/request-context.js";
+import type { RequestContext } from "../stages/request-context.js";
 import type { RequestHeaders } from "../stages/request-headers.js";
-import { type RoutePlan, resolveRoute } from "../stages/resolve-route.js";
-import { callCostMicros, settleCall } from "../stages/settle-call.js";
-import { type CallLifetime, createCallLifetime } from "./call-lifetime.js";
-import type { EndpointAnswer, EndpointInvocation, InferenceEndpoint } from "./inference-endpoint.js";
-import type { InferenceCallObservation } from "./inference-call-observer.js";
+import type { CallLifetime } from "./call-lifetime.js";
+import { InferenceCall } from "./inference-call.js";
+import type { EndpointAnswer, InferenceEndpoint } from "./inference-endpoint.js";
 import type { PipelineDependencies } from "./pipeline-dependencies.js";
 import type { PipelineCallResponse } from "./pipeline-response.js";
-import { type StreamOutcome, relayStream } from "./relay-stream.js";
-import { renderErrorResponse } from "./render-error-response.js";
 
 /** Input of {@link runInferenceCall}: what the HTTP layer knows before reading the body. */
 export interface InferenceCallInput {
@@ -30,12 +17,11 @@ export interface InferenceCallInput {
   headers: RequestHeaders;
   /** Reads and parses the JSON body (413/415/400 are thrown as GatewayErrors). Called after authentication. */
   readBody: () => Promise<unknown>;
-  /** Aborted when the caller disconnects (before or during a stream). */
-  signal?: AbortSignal;
   /**
-   * Instead of `signal`: the app's abort, aborted when the caller disconnects. The call adopts
-   * it as its own (it also aborts it at the deadline); no AbortSignal is made unless something
-   * on the call's path asks for one (see `CallAbort`).
+   * The app's abort, aborted when the caller disconnects (before or during a stream). The call
+   * adopts it as its own (it also aborts it at the deadline); no AbortSignal is made unless
+   * something on the call's path asks for one (see `CallAbort`; `callAbortFollowing` turns a
+   * framework's AbortSignal into one).
    */
   abort?: CallAbort;
   /** Epoch ms the request arrived (default now). */
@@ -48,376 +34,44 @@ export interface InferenceCallInput {
   throwErrors?: boolean;
 }
 
-/** What a call has learnt so far, for settlement and its usage event. */
-interface CallState<Request, Target extends CallTarget> {
-  context: RequestContext | null;
-  identity: CallerIdentity | null;
-  plan: RoutePlan<Target> | null;
-  requestedModel: string | null;
-  target: Target | null;
-  usage: NormalizedUsage | null;
-  admission: Admission | null;
-  guardrailFlags: string[];
-  request: Request | null;
-  captureContent: boolean;
-  /** Each provider attempt, in order (for the usage event). */
-  attempts: UsageAttempt[];
-}
-
 /**
- * The one skeleton of every inference call: request context -> one call lifetime (the caller's
- * abort; the request deadline until the answer starts) -> authenticate -> validate (the
- * endpoint's `parse`) -> route -> input guardrails -> admit (the endpoint's estimate) -> call the
- * provider (retries and fallbacks, only before a stream's first byte) -> output guardrails (JSON
- * answers whole; streams part by part) -> settle -> usage event. Resolves to JSON or a stream;
- * never throws (unless `throwErrors`): errors are rendered in the endpoint's error body, a native
- * provider's own error passes through.
+ * The one skeleton of every inference call, as named stages (see {@link InferenceCall}):
+ * begin (request context) -> live (one call lifetime: the caller's abort, the request deadline
+ * until the answer starts) -> authenticate -> parse -> route (the endpoint's router) -> guard (input
+ * guardrails) -> admit (`prepare`, the endpoint's estimate) -> attempt (retries and fallbacks,
+ * only before a stream's first byte) -> answer (output guardrails, `complete`, settlement and
+ * the usage event; streams part by part). Resolves to JSON or a stream; never throws (unless
+ * `throwErrors`): a failure at any stage is rendered in the endpoint's error body (a native
+ * provider's own error passes through), settled and recorded.
  */
-export async function runInferenceCall<Request, Target extends CallTarget = ProviderTarget>(
+export async function runInferenceCall<Request, Target extends CallTarget = ProviderTarget, State = unknown>(
   dependencies: PipelineDependencies,
   input: InferenceCallInput,
-  endpoint: InferenceEndpoint<Request, Target>,
+  endpoint: InferenceEndpoint<Request, Target, State>,
 ): Promise<PipelineCallResponse> {
-  const startedAt = input.startedAt ?? Date.now();
-  const call: CallState<Request, Target> = {
-    context: null,
-    identity: null,
-    plan: null,
-    requestedModel: null,
-    target: null,
-    usage: null,
-    admission: null,
-    guardrailFlags: [],
-    request: null,
-    captureContent: false,
-    attempts: [],
-  };
-  let lifetime: CallLifetime | null = null;
-  const observation = dependencies.observer?.callStarted({ requestId: input.requestId, endpoint: endpoint.name, startedAt, headers: input.headers });
+  const call = new InferenceCall(dependencies, input, endpoint);
   try {
-    const context = createRequestContext({
-      requestId: input.requestId,
-      headers: input.headers,
-      endpoint: endpoint.name,
-      timeoutMs: dependencies.requestTimeoutMs,
-      startedAt,
-    });
-    call.context = context;
-    const callLifetime = createCallLifetime({ deadline: context.deadline, signal: input.signal, abort: input.abort });
-    lifetime = callLifetime;
-    let outputGuardrails: CompiledGuardrails | null = null;
-    const work = async (): Promise<EndpointAnswer> => {
-      const snapshot = dependencies.snapshots.current();
-      const identity = input.identity
-        ? input.identity(snapshot)
-        : authenticate(input.headers, snapshot, { allowApiKeyHeader: endpoint.allowApiKeyHeader === true });
-      call.identity = identity;
-      observation?.authenticated?.(identity);
-      call.captureContent = endpoint.capturesContent && identity.project.captureContent;
-      const parsed = endpoint.parse(await input.readBody());
-      call.requestedModel = endpoint.model(parsed);
-      // An endpoint that routes itself has no provider targets: no adapters, no latency routing.
-      const routesItself = endpoint.route !== undefined;
-      const plan: RoutePlan<Target> = routesItself
-        ? await endpoint.route!({ snapshot, identity, request: parsed })
-        : ((await resolveRoute({
-            snapshot,
-            identity,
-            model: call.requestedModel,
-            context,
-            affinityStore: dependencies.affinityStore,
-            latencyTracker: dependencies.latencyTracker,
-            ...(endpoint.serves === undefined ? {} : { endpoint: endpoint.serves }),
-          })) as unknown as RoutePlan<Target>);
-      call.plan = plan;
-      let request = parsed;
-      if (endpoint.guardrailFormat !== null) {
-        const guardrails = guardrailsForCaller({
-          index: snapshot.access,
-          organizationId: identity.organization.id,
-          projectId: identity.project.id,
-          apiKeyId: identity.apiKey.id,
-        });
-        const guarded = applyCallerGuardrails({ snapshot, identity, body: parsed, format: endpoint.guardrailFormat, guardrails });
-        call.guardrailFlags = guarded.flags;
-        request = guarded.body;
-        if (guardrails.hasOutputRules) outputGuardrails = guardrails;
-      }
-      if (endpoint.prepare !== undefined) {
-        // The signal is made only if the step reads it.
-        request = await endpoint.prepare(new PrepareInput(request, identity, callLifetime));
-      }
-      call.request = request;
-      const estimate = endpoint.admission({ snapshot, identity, plan, request, ...(input.bodyBytes === undefined ? {} : { bodyBytes: input.bodyBytes }) });
-      if (estimate !== null) {
-        call.admission = await admitCall({
-          admission: dependencies.admission,
-          snapshot,
-          identity,
-          estimatedCostMicros: estimate.estimatedCostMicros,
-          estimatedTokens: estimate.estimatedTokens,
-          isDecision: estimate.isDecision === true,
-          leaseMs: context.deadline - Date.now() + 60_000,
-        });
-      }
-      const outcome = await callProvider<EndpointAnswer, Target>({
-        plan,
-        scope: { abort: callLifetime.abort, deadline: context.deadline },
-        affinityStore: dependencies.affinityStore,
-        ...(routesItself ? {} : { latencyTracker: dependencies.latencyTracker }),
-        observation,
-        attempts: call.attempts,
-        statusOf: answerStatus,
-        onAttempt: (target) => {
-          call.target = target;
-          call.usage = null;
-        },
-        call: async (target, _attempt, extraHeaders) => {
-          const adapter: ProviderAdapter | null = routesItself ? null : dependencies.adapters.adapterFor((target as unknown as ProviderTarget).connection);
-          const providerContext = new AttemptContext(context.requestId, callLifetime.abort, context.deadline);
-          if (extraHeaders !== undefined) providerContext.extraHeaders = extraHeaders;
-          const answer = await endpoint.invoke({
-            adapter,
-            request,
-            target,
-            context: providerContext,
-            headers: input.headers,
-          } as EndpointInvocation<Request, Target>);
-          if (answer.kind === "json") call.usage = answer.usage;
-          return answer;
-        },
-      });
-      call.target = outcome.target;
-      return outcome.result;
-    };
+    const context = call.begin();
+    const lifetime = call.live(context);
     // The deadline and the caller's abort end the wait at once.
-    const answer = await callLifetime.race(work());
-
-    // Not a spread plus a key: that shape would be a new hidden class per call on V8.
-    const headers: Record<string, string> = Object.assign({}, answer.headers);
-    headers["x-request-id"] = input.requestId;
-    if (answer.kind === "json") {
-      let body = answer.body;
-      // The provider's bytes go out unchanged unless an output guardrail may rewrite the body.
-      let bodyText = answer.bodyText;
-      if (outputGuardrails !== null && endpoint.guardOutput !== undefined) {
-        const checked = endpoint.guardOutput(body, outputGuardrails);
-        body = checked.body;
-        bodyText = undefined;
-        if (checked.flags.length > 0) call.guardrailFlags = [...new Set([...call.guardrailFlags, ...checked.flags])];
-      }
-      if (endpoint.complete !== undefined && call.identity !== null && answer.status >= 200 && answer.status < 300) {
-        await completeAnswer(dependencies, input.requestId, () => endpoint.complete!({ request: call.request as Request, identity: call.identity!, answer: body }));
-      }
-      callLifetime.dispose();
-      const answeredAt = Date.now();
-      finishCall(dependencies, input, endpoint, startedAt, call, observation, {
-        status: answer.status,
-        error: null,
-        timeToFirstByteMs: answeredAt - startedAt,
-        content: call.captureContent ? { request: call.request, response: body } : null,
-        answeredAt,
-        streamed: false,
-      });
-      return bodyText === undefined
-        ? { kind: "json", status: answer.status, headers, body }
-        : { kind: "json", status: answer.status, headers, body, bodyText };
-    }
-
-    if (endpoint.streamRenderer === undefined || call.target === null) {
-      throw new GatewayError("internal_error", { message: `The ${endpoint.name} endpoint cannot stream.` });
-    }
-    // The answer has started: from here a stream is bounded by its upstream timeouts, not by the deadline.
-    callLifetime.streamStarted();
-    const streamStartedAt = Date.now();
-    const renderer = endpoint.streamRenderer({ format: answer.format, request: call.request as Request, target: call.target, requestId: input.requestId });
-    const complete = endpoint.complete;
-    const identity = call.identity;
-    const events = relayStream({
-      frames: answer.frames,
-      renderer,
-      ...(complete === undefined || identity === null || renderer.result === undefined
-        ? {}
-        : {
-            beforeCompletion: () =>
-              completeAnswer(dependencies, input.requestId, async () => {
-                const result = renderer.result?.();
-                if (result !== null && result !== undefined) await complete({ request: call.request as Request, identity, answer: result });
-              }),
-          }),
-      guardrails: outputGuardrails,
-      captureText: call.captureContent,
-      lifetime: callLifetime,
-      onEnd: (ended) => {
-        call.usage = streamUsage(ended, () => estimatedInputTokens(input, call.request));
-        if (ended.guardrailFlags.length > 0) call.guardrailFlags = [...new Set([...call.guardrailFlags, ...ended.guardrailFlags])];
-        finishCall(dependencies, input, endpoint, startedAt, call, observation, {
-          answeredAt: streamStartedAt,
-          streamed: true,
-          status: ended.error === null ? answer.status : ended.error.status,
-          error: ended.error,
-          timeToFirstByteMs: ended.firstEventAt === null ? null : ended.firstEventAt - startedAt,
-          content: call.captureContent
-            ? { request: call.request, response: { text: ended.text, ...(ended.truncated ? { truncated: true } : {}) } }
-            : null,
-        });
-      },
-    });
-    return { kind: "stream", status: answer.status, headers, events };
+    const answer = await lifetime.race(untilAnswer(call, context, lifetime));
+    return await call.answer(lifetime, answer);
   } catch (thrown) {
-    lifetime?.dispose();
-    let error = normalizeError(thrown);
-    const abortCode = lifetime?.abortCode() ?? null;
-    if (abortCode !== null && error.code !== abortCode) error = new GatewayError(abortCode, { cause: thrown });
-    else if (call.context !== null && Date.now() >= call.context.deadline && error.code !== "client_cancelled") {
-      error = new GatewayError("request_timeout", { cause: thrown });
-    }
-    if (error.code === "internal_error") dependencies.onInternalError?.(thrown, input.requestId);
-    const status = ProviderPassthroughError.isInstance(error) ? error.upstreamStatus : error.status;
-    finishCall(dependencies, input, endpoint, startedAt, call, observation, { status, error, timeToFirstByteMs: null, content: null, answeredAt: null, streamed: false });
-    if (input.throwErrors) throw error.code === "internal_error" ? new GatewayError("internal_error") : error;
-    return { kind: "json", ...renderErrorResponse(error, { requestId: input.requestId, format: endpoint.errorFormat }) };
+    return call.fail(thrown);
   }
 }
 
-/** The status of an endpoint's answer (the attempt's upstream status as the endpoint reports it). */
-function answerStatus(answer: EndpointAnswer): number {
-  return answer.status;
-}
-
-/**
- * The input of an endpoint's `prepare` step: its `signal` is made only if the step reads it (a
- * class: an object literal with a getter becomes a dictionary-mode object on every call).
- */
-class PrepareInput<Request> {
-  constructor(
-    readonly request: Request,
-    readonly identity: CallerIdentity,
-    private readonly lifetime: CallLifetime,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.lifetime.signal;
-  }
-}
-
-/**
- * The provider context of one attempt: its `signal` is made only when an adapter reads it (a
- * provider call through the HTTP transport listens to `abort` and never does). A class, not an
- * object literal with a getter: V8 turns such a literal into a dictionary on every call.
- */
-class AttemptContext implements ProviderCallContext {
-  extraHeaders?: Record<string, string>;
-
-  constructor(
-    readonly requestId: string,
-    readonly abort: CallAbort,
-    readonly deadline: number,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.abort.signal;
-  }
-}
-
-/** Runs an endpoint's `complete` step; a failure is logged, never thrown (the answer exists and is billed). */
-async function completeAnswer(dependencies: PipelineDependencies, requestId: string, step: () => Promise<void>): Promise<void> {
-  try {
-    await step();
-  } catch (error) {
-    dependencies.onInternalError?.(error, requestId);
-  }
-}
-
-/**
- * The usage of a stream: the provider's numbers once it completed; before that (the caller
- * left, a failure mid-stream) never less than what was produced (characters / 4) and, when the
- * provider had not reported input yet, the request's estimate, so a disconnect is never free.
- */
-function streamUsage(ended: StreamOutcome, estimateInput: () => number): NormalizedUsage {
-  const reported = ended.usage ?? emptyUsage();
-  if (ended.completed) return reported;
-  const reportedInput = reported.inputTokens + reported.cacheReadTokens + reported.cacheWriteTokens;
-  return {
-    ...reported,
-    inputTokens: reportedInput === 0 ? estimateInput() : reported.inputTokens,
-    outputTokens: Math.max(reported.outputTokens, Math.ceil(ended.outputCharacters / charactersPerToken)),
-  };
-}
-
-function estimatedInputTokens(input: InferenceCallInput, request: unknown): number {
-  if (request === null) return 0;
-  const characters =
-    input.bodyBytes !== undefined && Number.isFinite(input.bodyBytes) && input.bodyBytes >= 0 ? input.bodyBytes : JSON.stringify(request).length;
-  return Math.ceil(characters / charactersPerToken);
-}
-
-/**
- * Settles (or releases) the admission off the response path, then queues the usage event (handed
- * to `usage.record` first, synchronously, when the dependencies have it).
- */
-function finishCall<Request, Target extends CallTarget>(
-  dependencies: PipelineDependencies,
-  input: InferenceCallInput,
-  endpoint: InferenceEndpoint<Request, Target>,
-  startedAt: number,
-  call: CallState<Request, Target>,
-  observation: InferenceCallObservation | undefined,
-  end: {
-    status: number;
-    error: GatewayError | null;
-    timeToFirstByteMs: number | null;
-    content: unknown;
-    /** For the observer: when the answer started (null: failed before), and whether it streamed. */
-    answeredAt: number | null;
-    streamed: boolean;
-  },
-): void {
-  const endedAt = Date.now();
-  const costMicros = callCostMicros(call.target, call.usage);
-  const buildEvent = (thresholdCrossings: readonly BudgetThresholdCrossing[]) =>
-    buildUsageEvent({
-      context: call.context,
-      requestId: input.requestId,
-      endpoint: endpoint.name,
-      startedAt,
-      endedAt,
-      identity: call.identity,
-      requestedModel: call.requestedModel,
-      route: call.plan?.route ?? null,
-      target: call.target,
-      status: end.status,
-      errorCode: end.error?.code ?? null,
-      usage: call.usage,
-      costMicros,
-      budgetOutcome: describeBudgetOutcome({ admission: call.admission, error: end.error ?? undefined, thresholdCrossings }),
-      timeToFirstByteMs: end.timeToFirstByteMs,
-      guardrailFlags: call.guardrailFlags,
-      content: call.captureContent ? end.content : null,
-      attempts: call.attempts,
-      answeredAt: end.answeredAt,
-      error: end.error,
-    });
-  // Recorded before the answer is written: only a threshold crossing (known after settling) changes it.
-  const recorded = dependencies.usage.record === undefined ? null : buildEvent([]);
-  if (recorded !== null) dependencies.usage.record!(recorded);
-  void settleCall({ dependencies, admission: call.admission, target: call.target, usage: call.usage, costMicros }).then((settled) => {
-    let event: UsageEventRecord;
-    if (recorded !== null && settled.thresholdCrossings.length === 0) event = recorded;
-    else {
-      event = buildEvent(settled.thresholdCrossings);
-      if (recorded !== null) {
-        if (recorded.id !== undefined) event.id = recorded.id;
-        dependencies.usage.record!(event);
-      }
-    }
-    dependencies.usage.enqueue(event);
-    if (observation === undefined) return;
-    try {
-      observation.callEnded({ event, error: end.error, streamed: end.streamed, answeredAt: end.answeredAt, endedAt, target: call.target });
-    } catch (error) {
-      // An observer's failure must not become an unhandled rejection; it is reported, never answered.
-      dependencies.onInternalError?.(error, input.requestId);
-    }
-  });
+/** The stages up to the provider's answer, in order; each one's output is the next one's input. */
+async function untilAnswer<Request, Target extends CallTarget, State>(
+  call: InferenceCall<Request, Target, State>,
+  context: RequestContext,
+  lifetime: CallLifetime,
+): Promise<EndpointAnswer> {
+  const snapshot: CompiledSnapshot = call.dependencies.snapshots.current();
+  const identity = call.authenticate(snapshot);
+  const parsed = await call.parse();
+  const plan = await call.route(snapshot, context, identity, parsed);
+  const guarded = call.guard(snapshot, identity, parsed);
+  const request = await call.admit(snapshot, context, identity, plan, lifetime.abort, guarded);
+  return call.attempt(context, lifetime.abort, plan, request);
 }

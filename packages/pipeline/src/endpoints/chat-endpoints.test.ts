@@ -2,7 +2,8 @@ import { createAdmissionController, createMemoryStore } from "@gateway/budget";
 import {
   type ProviderAdapter,
   type SseEvent,
-  createChatStreamDecoder,
+  callAbortFollowing,
+  chatCompletionsFormat,
   createDemoAdapter,
   createHttpTransport,
   decodeSseStream,
@@ -74,18 +75,18 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
   it("a stream the caller abandons is settled with partial usage (never free) and status 499", async () => {
     const adapter: ProviderAdapter = {
       ...createDemoAdapter(),
-      chatCompletions: async (_body, _target, context) => ({
+      chat: { passthrough: ["openai-chat"], send: async (_format, _body, _target, context) => ({
         kind: "stream",
         status: 200,
         format: "openai-chat",
         frames: decodeSseStream(
           (async function* (): AsyncGenerator<SseEvent> {
             yield { data: JSON.stringify({ id: "c", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: "abcdefgh" }, finish_reason: null }] }) };
-            await new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
+            await new Promise((_resolve, reject) => context.abort.signal.addEventListener("abort", () => reject(context.abort.signal.reason), { once: true }));
           })(),
-          createChatStreamDecoder(),
+          chatCompletionsFormat.createStreamDecoder(),
         ),
-      }),
+      }) },
     };
     const { dependencies, events } = createDependencies({ adapter });
     const caller = new AbortController();
@@ -93,7 +94,7 @@ describe("chat, messages and count_tokens on the call skeleton (no HTTP)", () =>
       requestId: "req_f",
       headers: { authorization: `Bearer ${testApiKey}` },
       readBody: async () => ({ ...chatBody, stream: true }),
-      signal: caller.signal,
+      abort: callAbortFollowing(caller.signal),
       bodyBytes: 400,
     }, chatCompletionsEndpoint);
     expect(answer.kind).toBe("stream");

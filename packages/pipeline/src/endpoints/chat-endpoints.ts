@@ -1,14 +1,19 @@
-import { createStreamRenderer } from "@gateway/provider-adapters";
+import { callChatModel, chatCompletionsFormat, chatModelOf, createStreamRenderer, messagesFormat } from "@gateway/provider-adapters";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
+import { applyAnswerGuardrails } from "../stages/apply-answer-guardrails.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
-import { guardChatOutput } from "./guard-chat-output.js";
 import { type ChatBody, type ChatFormat, parseChatBody } from "./parse-chat-body.js";
+
+const chatCompletionsRouter = modelRouter("chat_completions");
+const messagesRouter = modelRouter("messages");
 
 function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
   const openai = format === "openai";
+  const wireFormat = openai ? chatCompletionsFormat : messagesFormat;
   return {
     name: openai ? "chat_completions" : "messages",
-    serves: openai ? "chat_completions" : "messages",
+    router: openai ? chatCompletionsRouter : messagesRouter,
     errorFormat: openai ? "gateway" : "anthropic",
     allowApiKeyHeader: !openai,
     capturesContent: true,
@@ -17,8 +22,10 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
     model: (request) => request.model,
     admission: ({ snapshot, identity, plan, request }) => estimateChatAdmission({ snapshot, identity, plan, body: request, format }),
     invoke: ({ adapter, request, target, context, headers }) =>
-      openai ? adapter.chatCompletions(request, target, context) : adapter.messages(request, target, context, headers),
-    guardOutput: (body, guardrails) => guardChatOutput({ guardrails, body, format }),
+      openai
+        ? callChatModel(chatModelOf(adapter, target), "openai-chat", request, target, context)
+        : callChatModel(chatModelOf(adapter, target), "anthropic-messages", request, target, context, headers),
+    guardOutput: (body, guardrails) => applyAnswerGuardrails(guardrails, body, wireFormat),
     streamRenderer: ({ format: upstreamFormat, request, target, requestId }) =>
       createStreamRenderer({
         from: upstreamFormat,
@@ -31,14 +38,14 @@ function chatShapedEndpoint(format: ChatFormat): InferenceEndpoint<ChatBody> {
 }
 
 /**
- * `POST /v1/chat/completions`: OpenAI format in and out, on any provider (native for
- * OpenAI-compatible connections, translated for Anthropic ones). Errors use the gateway body.
+ * `POST /v1/chat/completions`: OpenAI format in and out, on any provider with a chat model
+ * (passed through where the model takes chat completions, else translated). Errors use the gateway body.
  */
 export const chatCompletionsEndpoint: InferenceEndpoint<ChatBody> = chatShapedEndpoint("openai");
 
 /**
- * `POST /v1/messages`: Anthropic format in and out (native for Anthropic connections,
- * translated for OpenAI-compatible ones); `x-api-key: gak_...` is accepted, `anthropic-version`
+ * `POST /v1/messages`: Anthropic format in and out (passed through where the model takes
+ * messages, else translated); `x-api-key: gak_...` is accepted, `anthropic-version`
  * and `anthropic-beta` are forwarded, and errors use the Anthropic error body and types.
  */
 export const messagesEndpoint: InferenceEndpoint<ChatBody> = chatShapedEndpoint("anthropic");

@@ -1,3 +1,5 @@
+import { unsupportedCapability } from "@gateway/provider-adapters";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { type ChatBody, parseChatBody } from "./parse-chat-body.js";
 
@@ -7,16 +9,16 @@ export const tokenCountSourceHeader = "x-gateway-token-count";
 export const tokenCountAccuracyHeader = "x-gateway-token-count-accuracy";
 
 /**
- * `POST /v1/messages/count_tokens` (Anthropic format; Bearer or `x-api-key`). Anthropic
- * connections count natively (`x-gateway-token-count: provider`); OpenAI-compatible and demo
- * connections are counted by the gateway (`x-gateway-token-count: local`), with
+ * `POST /v1/messages/count_tokens` (Anthropic format; Bearer or `x-api-key`). A token counter
+ * that passes the body through counts upstream (Anthropic: `x-gateway-token-count: provider`);
+ * others (OpenAI-compatible, demo) are counted by the gateway (`x-gateway-token-count: local`), with
  * `x-gateway-token-count-accuracy: exact | estimate`. Counting costs nothing, so there is no
  * budget or rate-limit admission; a usage event (no tokens, no cost) is still recorded. The
  * upstream call is bounded like any JSON call. Errors use the Anthropic error body.
  */
 export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
   name: "count_tokens",
-  serves: "messages",
+  router: modelRouter("messages"),
   errorFormat: "anthropic",
   allowApiKeyHeader: true,
   capturesContent: false,
@@ -25,7 +27,8 @@ export const countTokensEndpoint: InferenceEndpoint<ChatBody> = {
   model: (request) => request.model,
   admission: () => null,
   async invoke({ adapter, request, target, context, headers }) {
-    const count = await adapter.countTokens(request, target, context, headers);
+    const counter = adapter.tokenCounter ?? unsupportedCapability(target, "token counting");
+    const count = await counter.countTokens(request, target, context, headers);
     return {
       kind: "json",
       status: 200,

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import type { SseEvent } from "@gateway/provider-adapters";
+import { type SseEvent, callAbortFollowing } from "@gateway/provider-adapters";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import type { PipelineDependencies } from "../call/pipeline-dependencies.js";
 import { runInferenceCall } from "../call/run-inference-call.js";
@@ -60,7 +60,7 @@ export function createPlaygroundRunner(
           requestId: input.requestId,
           headers: input.headers,
           readBody: async () => input.body,
-          signal: input.signal,
+          abort: callAbortFollowing(input.signal),
           throwErrors: true,
           identity: (snapshot) => {
             const identity = identityForApiKeyId(input.apiKeyId, snapshot, { userId: input.userId });

@@ -1,5 +1,5 @@
 import { createAdmissionController, createMemoryStore } from "@gateway/budget";
-import { type ProviderAdapter, createDemoAdapter, createHttpTransport } from "@gateway/provider-adapters";
+import { type ProviderAdapter, callAbortFollowing, createDemoAdapter, createHttpTransport } from "@gateway/provider-adapters";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createTestSnapshot, testApiKey } from "../__fixtures__/create-test-snapshot.js";
 import { createAdapterRegistry } from "../runtime/adapter-registry.js";
@@ -58,9 +58,13 @@ describe("decisions on the call skeleton (no HTTP)", () => {
     let providerSignal: AbortSignal | undefined;
     const hanging: ProviderAdapter = {
       ...createDemoAdapter(),
-      decide: (_request, _target, context) => {
-        providerSignal = context.signal;
-        return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+      decisions: {
+        passthrough: ["systemone-decisions"],
+        logprobs: false,
+        decide: (_request, _target, context) => {
+          providerSignal = context.abort.signal;
+          return new Promise((_resolve, reject) => context.abort.signal.addEventListener("abort", () => reject(context.abort.signal.reason)));
+        },
       },
     };
     const { dependencies, events } = createDependencies({ adapter: hanging, requestTimeoutMs: 50 });
@@ -75,14 +79,18 @@ describe("decisions on the call skeleton (no HTTP)", () => {
     let providerSignal: AbortSignal | undefined;
     const hanging: ProviderAdapter = {
       ...createDemoAdapter(),
-      decide: (_request, _target, context) => {
-        providerSignal = context.signal;
-        setTimeout(() => caller.abort(), 5);
-        return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)));
+      decisions: {
+        passthrough: ["systemone-decisions"],
+        logprobs: false,
+        decide: (_request, _target, context) => {
+          providerSignal = context.abort.signal;
+          setTimeout(() => caller.abort(), 5);
+          return new Promise((_resolve, reject) => context.abort.signal.addEventListener("abort", () => reject(context.abort.signal.reason)));
+        },
       },
     };
     const { dependencies, events } = createDependencies({ adapter: hanging });
-    await runInferenceCall(dependencies, { requestId: "req_d", headers, readBody: async () => body, signal: caller.signal }, decisionEndpoint);
+    await runInferenceCall(dependencies, { requestId: "req_d", headers, readBody: async () => body, abort: callAbortFollowing(caller.signal) }, decisionEndpoint);
     expect(providerSignal?.aborted).toBe(true);
     await vi.waitFor(() => expect(events[0]).toMatchObject({ status: 499, errorCode: "client_cancelled" }));
   });

@@ -1,4 +1,6 @@
+import { unsupportedCapability } from "@gateway/provider-adapters";
 import { type DecisionRequest, checkDecisionResponse, parseDecisionRequest } from "@gateway/decision-schema";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { callerScopeOf } from "../stages/admit-call.js";
 
@@ -11,7 +13,7 @@ import { callerScopeOf } from "../stages/admit-call.js";
  */
 export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
   name: "decisions",
-  serves: "decisions",
+  router: modelRouter("decisions"),
   errorFormat: "gateway",
   capturesContent: false,
   guardrailFormat: "decision",
@@ -26,7 +28,8 @@ export const decisionEndpoint: InferenceEndpoint<DecisionRequest> = {
     };
   },
   async invoke({ adapter, request, target, context }) {
-    const answer = await adapter.decide(request, target, context);
+    const model = adapter.decisions ?? unsupportedCapability(target, "decisions");
+    const answer = await model.decide(request, target, context);
     return {
       kind: "json",
       status: 200,

@@ -1,4 +1,6 @@
+import { unsupportedCapability } from "@gateway/provider-adapters";
 import { GatewayError } from "@gateway/errors";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
 import { checkRequestNumberFields, embeddingsNumberFields, maxRequestInteger } from "./request-number-fields.js";
@@ -41,7 +43,7 @@ export function parseEmbeddingsBody(body: unknown): EmbeddingsBody {
  */
 export const embeddingsEndpoint: InferenceEndpoint<EmbeddingsBody> = {
   name: "embeddings",
-  serves: "embeddings",
+  router: modelRouter("embeddings"),
   errorFormat: "gateway",
   capturesContent: true,
   guardrailFormat: "openai_embeddings",
@@ -49,7 +51,8 @@ export const embeddingsEndpoint: InferenceEndpoint<EmbeddingsBody> = {
   model: (request) => request.model,
   admission: ({ snapshot, identity, plan, request }) => estimateChatAdmission({ snapshot, identity, plan, body: request, maxOutputTokens: 0 }),
   async invoke({ adapter, request, target, context }) {
-    const answer = await adapter.embeddings(request, target, context);
+    const model = adapter.embeddings ?? unsupportedCapability(target, "embeddings");
+    const answer = await model.embed(request, target, context);
     if (answer.kind !== "json") throw new GatewayError("upstream_error", { message: "The provider streamed an embeddings answer." });
     return {
       kind: "json",

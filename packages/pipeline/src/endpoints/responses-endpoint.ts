@@ -1,10 +1,11 @@
 import type { JsonObject } from "@gateway/contracts";
 import { GatewayError } from "@gateway/errors";
-import { createStreamRenderer } from "@gateway/provider-adapters";
+import { type ProviderTarget, callChatModel, chatModelOf, createStreamRenderer, responsesFormat } from "@gateway/provider-adapters";
+import { modelRouter } from "../call/call-router.js";
 import type { InferenceEndpoint } from "../call/inference-endpoint.js";
 import type { ResponseStore } from "../runtime/response-store.js";
 import { estimateChatAdmission } from "../stages/estimate-chat-admission.js";
-import { guardResponsesOutput } from "./guard-responses-output.js";
+import { applyAnswerGuardrails } from "../stages/apply-answer-guardrails.js";
 import { toInputItemResource } from "./input-item-resource.js";
 import { type ResponsesBody, parseResponsesBody } from "./parse-responses-body.js";
 
@@ -21,8 +22,8 @@ export interface ResponsesEndpointOptions {
   now?: () => number;
 }
 
-/** What the endpoint knows of one call's conversation state (kept beside the request object it prepared). */
-interface ConversationState {
+/** What the endpoint knows of one call's conversation: its state of the call, returned by `prepare`. */
+export interface ConversationState {
   /** The caller's `previous_response_id`, or null. */
   previousResponseId: string | null;
   /** Whether the answer is stored (and reported `store: true`). */
@@ -54,18 +55,14 @@ interface ConversationState {
  * `max_output_tokens`. Output guardrails check output text and function-call arguments. Errors
  * use the gateway body; a native provider's own error passes through.
  */
-export function createResponsesEndpoint(options: ResponsesEndpointOptions): InferenceEndpoint<ResponsesBody> {
+export function createResponsesEndpoint(options: ResponsesEndpointOptions): InferenceEndpoint<ResponsesBody, ProviderTarget, ConversationState> {
   const { store } = options;
   const retentionMs = options.retentionMs ?? defaultResponseRetentionMs;
   const now = options.now ?? Date.now;
-  const states = new WeakMap<object, ConversationState>();
-  const stateOf = (request: ResponsesBody): ConversationState =>
-    states.get(request) ?? { previousResponseId: null, store: false, inputItems: inputItemsOf(request.input), previousConversation: [] };
-  const overridesOf = (state: ConversationState): JsonObject => ({ store: state.store, previous_response_id: state.previousResponseId });
 
   return {
     name: "responses",
-    serves: "responses",
+    router: modelRouter("responses"),
     errorFormat: "gateway",
     capturesContent: true,
     guardrailFormat: "openai_responses",
@@ -104,9 +101,10 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       const upstream: JsonObject = Object.fromEntries(Object.entries(request).filter(([key]) => key !== "previous_response_id" && key !== "store"));
       if (previousConversation.length > 0) upstream.input = [...previousConversation.map(itemForUpstream).filter((item) => item !== null), ...inputItems];
       else if (upstream.input === undefined || upstream.input === null) upstream.input = inputItems;
-      const prepared = upstream as ResponsesBody;
-      states.set(prepared, { previousResponseId, store: store !== null && (request.store ?? captures) === true, inputItems, previousConversation });
-      return prepared;
+      return {
+        request: upstream as ResponsesBody,
+        state: { previousResponseId, store: store !== null && (request.store ?? captures) === true, inputItems, previousConversation },
+      };
     },
 
     // The prepared body: a continued conversation's stored turns are counted with the new input.
@@ -119,10 +117,10 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
         maxOutputTokens: typeof request.max_output_tokens === "number" && Number.isInteger(request.max_output_tokens) && request.max_output_tokens > 0 ? request.max_output_tokens : null,
       }),
 
-    async invoke({ adapter, request, target, context }) {
-      const answer = await adapter.responses(request, target, context);
+    async invoke({ adapter, request, state, target, context }) {
+      const answer = await callChatModel(chatModelOf(adapter, target), "openai-responses", request, target, context);
       if (answer.kind === "stream") return answer;
-      const overrides = overridesOf(stateOf(request));
+      const overrides = overridesOf(state);
       const body = answer.body as JsonObject;
       const changed = typeof body === "object" && body !== null && Object.entries(overrides).some(([key, value]) => body[key] !== value);
       return {
@@ -135,21 +133,20 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       };
     },
 
-    guardOutput: (body, guardrails) => guardResponsesOutput({ guardrails, body }),
+    guardOutput: (body, guardrails) => applyAnswerGuardrails(guardrails, body, responsesFormat),
 
-    streamRenderer: ({ format, request, target, requestId }) =>
+    streamRenderer: ({ format, request, state, target, requestId }) =>
       createStreamRenderer({
         from: format,
         to: "openai-responses",
         requestId,
         model: target.qualifiedModel,
         request,
-        responseOverrides: overridesOf(stateOf(request)),
+        responseOverrides: overridesOf(state),
       }),
 
-    async complete({ request, identity, answer }) {
-      const state = stateOf(request);
-      if (!state.store || store === null || typeof answer !== "object" || answer === null) return;
+    async complete({ state, identity, answer }) {
+      if (state === undefined || !state.store || store === null || typeof answer !== "object" || answer === null) return;
       const response = answer as JsonObject;
       if (typeof response.id !== "string" || (response.status !== "completed" && response.status !== "incomplete")) return;
       const createdAt = now();
@@ -166,6 +163,11 @@ export function createResponsesEndpoint(options: ResponsesEndpointOptions): Infe
       });
     },
   };
+}
+
+/** The answer's `store` and `previous_response_id` as the gateway reports them (`prepare` always ran: its state is there). */
+function overridesOf(state: ConversationState | undefined): JsonObject {
+  return { store: state?.store ?? false, previous_response_id: state?.previousResponseId ?? null };
 }
 
 /** The caller's input as items: a string is one user message. */

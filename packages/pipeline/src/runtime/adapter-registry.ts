@@ -5,7 +5,10 @@ import {
   createProviderAdapter,
 } from "@gateway/provider-adapters";
 
-/** Hands out one adapter per connection object (a new snapshot brings new objects, hence new adapters). */
+/**
+ * Hands out one adapter per connection object (a new snapshot brings new objects, hence new
+ * adapters): the models of the connection's provider, one per capability it has.
+ */
 export interface AdapterRegistry {
   adapterFor(connection: AdapterConnection): ProviderAdapter;
 }
@@ -13,7 +16,7 @@ export interface AdapterRegistry {
 /** Creates an {@link AdapterRegistry} over a shared HTTP transport (pools per origin). */
 export function createAdapterRegistry(settings: {
   transport: HttpTransport;
-  /** Overrides adapter creation (tests, custom kinds). */
+  /** Overrides adapter creation (tests); by default the provider registry's (`createProviderAdapter`). */
   createAdapter?: (connection: AdapterConnection, options: { transport: HttpTransport }) => ProviderAdapter;
 }): AdapterRegistry {
   const adapters = new WeakMap<AdapterConnection, ProviderAdapter>();

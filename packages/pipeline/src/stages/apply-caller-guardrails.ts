@@ -1,4 +1,5 @@
-import { type CompiledGuardrails, type RequestFormat, applyInputGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
+import { type CompiledGuardrails, applyInputGuardrails, guardrailsForCaller } from "@gateway/policy-engine";
+import { type RequestFormat, formatOfRequest } from "@gateway/provider-adapters";
 import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 
@@ -25,7 +26,7 @@ export function applyCallerGuardrails<Body>(input: {
       apiKeyId: input.identity.apiKey.id,
     });
   if (!guardrails.hasInputRules) return { body: input.body, flags: [] };
-  const result = applyInputGuardrails({ guardrails, body: input.body, format: input.format });
+  const result = applyInputGuardrails({ guardrails, body: input.body, format: formatOfRequest[input.format] });
   if (result.blocked) throw result.blocked;
   return { body: result.body, flags: result.flags };
 }

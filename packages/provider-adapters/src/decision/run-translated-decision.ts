@@ -1,5 +1,6 @@
-import { renderDecisionUsage } from "../usage/decision-usage.js";
+import { renderDecisionUsage } from "../formats/decisions/decision-usage.js";
 import { checkDecisionResponse } from "@gateway/decision-schema";
+import { CallAbort } from "../call-abort.js";
 import { addUsage } from "../provider-adapter.js";
 import type { DecisionResult, ProviderCallContext, ProviderTarget } from "../provider-adapter.js";
 import { checkTranslatableDecision } from "./check-translatable-decision.js";
@@ -23,11 +24,14 @@ export async function runTranslatedDecision(options: {
   const provider = target.connection.name;
   checkTranslatableDecision(request, provider);
 
-  const siblings = new AbortController();
+  // The questions' calls share one abort: the caller's, or the first failure's (the others are then moot).
+  const siblings = new CallAbort();
+  if (context.abort.aborted) siblings.abort();
+  const stopFollowing = context.abort.subscribe(() => siblings.abort());
   const callContext: ProviderCallContext = {
     requestId: context.requestId,
     deadline: context.deadline,
-    signal: AbortSignal.any([context.signal, siblings.signal]),
+    abort: siblings,
     ...(context.extraHeaders === undefined ? {} : { extraHeaders: context.extraHeaders }),
   };
   const entries = Object.entries(request.questions);
@@ -43,6 +47,8 @@ export async function runTranslatedDecision(options: {
   } catch (error) {
     siblings.abort();
     throw error;
+  } finally {
+    stopFollowing();
   }
 
   // fromEntries defines own keys: a question named `__proto__` is answered under that key.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byteChunks, collect } from "../translation/__fixtures__/golden.js";
+import { byteChunks, collect } from "../formats/__fixtures__/golden.js";
 import { formatSseEvent } from "./format-sse-event.js";
 import { parseSseStream } from "./parse-sse-stream.js";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { translateEvents } from "../../test/render-stream-result.js";
-import { collect, fromArray, readSseFixture, toWire } from "../translation/__fixtures__/golden.js";
-import { createChatPassthroughRenderer } from "./create-chat-passthrough-renderer.js";
-import { createChatStreamDecoder } from "./create-chat-stream-decoder.js";
-import { createMessagesPassthroughRenderer } from "./create-messages-passthrough-renderer.js";
-import { createMessagesStreamDecoder } from "./create-messages-stream-decoder.js";
+import { collect, fromArray, readSseFixture, toWire } from "../formats/__fixtures__/golden.js";
+import { createChatPassthroughRenderer } from "../formats/chat-completions/create-chat-passthrough-renderer.js";
+import { createChatStreamDecoder } from "../formats/chat-completions/create-chat-stream-decoder.js";
+import { createMessagesPassthroughRenderer } from "../formats/messages/create-messages-passthrough-renderer.js";
+import { createMessagesStreamDecoder } from "../formats/messages/create-messages-stream-decoder.js";
 import type { SseEvent } from "./sse-event.js";
 import type { StreamFrame } from "./stream-part.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byteChunks, collect, fromArray } from "../translation/__fixtures__/golden.js";
+import { byteChunks, collect, fromArray } from "../formats/__fixtures__/golden.js";
 import { parseSseStream } from "./parse-sse-stream.js";
 
 const encoder = new TextEncoder();

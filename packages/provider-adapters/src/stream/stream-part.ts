@@ -1,6 +1,6 @@
 import type { NormalizedUsage } from "@gateway/contracts";
 import type { GatewayError } from "@gateway/errors";
-import type { ChatFinishReason } from "../translation/map-anthropic-stop-reason.js";
+import type { ChatFinishReason } from "../formats/messages/map-anthropic-stop-reason.js";
 import type { SseEvent } from "./sse-event.js";
 
 /** The wire format of a stream: what an upstream speaks, what a caller wants. */

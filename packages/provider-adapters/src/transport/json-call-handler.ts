@@ -13,7 +13,7 @@ import { UpstreamCallHandler } from "./upstream-call-handler.js";
 /** Options of {@link JsonCallHandler}. */
 export interface JsonCallHandlerOptions {
   /** The caller's context: its abort ends the call with 499. */
-  context: Pick<ProviderCallContext, "abort" | "signal">;
+  context: Pick<ProviderCallContext, "abort">;
   /** Connection name for error messages. */
   provider: string;
   /** The call's one limit: the request deadline or the total timeout, whichever comes first. */

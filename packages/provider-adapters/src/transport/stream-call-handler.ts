@@ -19,7 +19,7 @@ const streamLowWaterBytes = 16 * 1024;
 /** Options of {@link StreamCallHandler}. */
 export interface StreamCallHandlerOptions {
   /** The caller's context: its abort ends the call with 499. */
-  context: Pick<ProviderCallContext, "abort" | "signal">;
+  context: Pick<ProviderCallContext, "abort">;
   /** Connection name for error messages. */
   provider: string;
   limits: StreamLimits;

@@ -1,0 +1,29 @@
+import { chatShapedRequestMessages } from "../conversation-messages.js";
+import { chatAnswerMessages, chatAnswerTexts, chatRequestTexts } from "./chat-texts.js";
+import { normalizeChatUsage, renderChatUsage } from "./chat-usage.js";
+import { createChatPassthroughRenderer } from "./create-chat-passthrough-renderer.js";
+import { createChatStreamDecoder } from "./create-chat-stream-decoder.js";
+import { createChatStreamEncoder } from "./create-chat-stream-encoder.js";
+import { mapChatFinishReason } from "./map-chat-finish-reason.js";
+
+/**
+ * The OpenAI chat completions format (`POST /v1/chat/completions`), the gateway's pivot: the other
+ * formats translate to and from it. Everything the gateway knows of it: request and answer texts,
+ * request and answer conversation messages (tracing), the stream decoder (upstream events ->
+ * parts), encoder (parts -> events) and passthrough renderer, usage normalize / render, and its
+ * finish reasons in the messages vocabulary.
+ */
+export const chatCompletionsFormat = {
+  requestFormat: "openai_chat",
+  streamFormat: "openai-chat",
+  requestTexts: chatRequestTexts,
+  answerTexts: chatAnswerTexts,
+  requestMessages: chatShapedRequestMessages,
+  answerMessages: chatAnswerMessages,
+  createStreamDecoder: createChatStreamDecoder,
+  createStreamEncoder: createChatStreamEncoder,
+  createPassthroughRenderer: createChatPassthroughRenderer,
+  normalizeUsage: normalizeChatUsage,
+  renderUsage: renderChatUsage,
+  toMessagesStopReason: mapChatFinishReason,
+} as const;

@@ -1,0 +1,49 @@
+import { GatewayError } from "@gateway/errors";
+import { registeredProviders } from "../generated/providers.js";
+import type { AdapterConnection, ProviderAdapter } from "../provider-adapter.js";
+import type { ProviderAdapterDependencies, ProviderDefinition } from "./provider-definition.js";
+
+// Built on first use: provider modules import shared code that reads the registry, so the
+// definitions may not be evaluated yet when this module is.
+let providersByKind: ReadonlyMap<string, ProviderDefinition> | undefined;
+
+function providers(): ReadonlyMap<string, ProviderDefinition> {
+  providersByKind ??= new Map(
+    Object.entries(registeredProviders() as Record<string, ProviderDefinition>).map(([kind, provider]) => {
+      if (provider.kind !== kind) throw new Error(`src/providers/${kind}/provider.ts defines the kind '${provider.kind}'; a provider's kind is its folder's name.`);
+      return [kind, provider];
+    }),
+  );
+  return providersByKind;
+}
+
+/** The provider of a connection kind, or undefined for a kind no provider folder registers. */
+export function providerOf(kind: string): ProviderDefinition | undefined {
+  return providers().get(kind);
+}
+
+/** Every registered provider (in kind order). */
+export function registeredProviderList(): readonly ProviderDefinition[] {
+  return [...providers().values()];
+}
+
+/**
+ * The models of a connection, one per capability its provider has (absent: the provider cannot
+ * serve it). Models hold no per-request state; the caller may cache the result per connection
+ * (and must create a new one when the connection changes).
+ */
+export function createProviderAdapter(connection: AdapterConnection, dependencies: ProviderAdapterDependencies): ProviderAdapter {
+  const provider = providerOf(connection.kind);
+  if (provider === undefined) {
+    throw new GatewayError("internal_error", { message: `Unknown provider kind '${String((connection as { kind?: unknown }).kind)}'.` });
+  }
+  const settings = provider.settingsSchema.parse(connection);
+  // Every field present (undefined when the provider lacks the capability): one object shape for every adapter.
+  return {
+    kind: connection.kind,
+    chat: provider.chat?.(connection, settings, dependencies),
+    embeddings: provider.embeddings?.(connection, settings, dependencies),
+    tokenCounter: provider.tokenCounter?.(connection, settings, dependencies),
+    decisions: provider.decisions?.(connection, settings, dependencies),
+  };
+}
