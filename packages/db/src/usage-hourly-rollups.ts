@@ -1,6 +1,7 @@
 import type { UsageEventRecord } from "@gateway/contracts";
 import type { DatabaseProvider } from "./database-url.js";
-import { sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
+import { multiRowUpserts } from "./multi-row-upserts.js";
+import { sqlTimestamp } from "./sql-client.js";
 import type { SqlStatement } from "./statement-runner.js";
 import { timeOrderedId } from "./time-ordered-id.js";
 
@@ -102,24 +103,8 @@ function hourlyRollupUpserts<Key extends readonly string[]>(
     `"updated_at" = excluded."updated_at"`,
   ];
   const asBigint = (value: number) => (provider === "postgresql" ? String(value) : value);
-  const statements: SqlStatement[] = [];
-  const rowsPerStatement = Math.max(1, Math.min(chunkSize, 200));
-  for (let start = 0; start < groups.length; start += rowsPerStatement) {
-    const args: unknown[] = [];
-    const rows = groups.slice(start, start + rowsPerStatement).map((group) => {
-      const values = [timeOrderedId(), sqlTimestamp(provider, group.hour), ...group.key, ...group.sums.map(asBigint), asBigint(group.latencyMax), now];
-      return `(${values.map((value) => {
-        args.push(value);
-        return sqlPlaceholder(provider, args.length);
-      }).join(", ")})`;
-    });
-    statements.push({
-      sql: `INSERT INTO "${table}" (${columns.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.join(", ")} ` +
-        `ON CONFLICT (${conflictColumns.map((column) => `"${column}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
-      args,
-    });
-  }
-  return statements;
+  const rows = groups.map((group) => [timeOrderedId(), sqlTimestamp(provider, group.hour), ...group.key, ...group.sums.map(asBigint), asBigint(group.latencyMax), now]);
+  return multiRowUpserts(provider, table, columns, conflictColumns, updates, rows, chunkSize);
 }
 
 /**

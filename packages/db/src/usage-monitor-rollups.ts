@@ -1,6 +1,7 @@
 import type { UsageEventRecord } from "@gateway/contracts";
 import type { DatabaseProvider } from "./database-url.js";
 import { type SqlClient, sqlNumber, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
+import { multiRowUpserts } from "./multi-row-upserts.js";
 import type { SqlStatement } from "./statement-runner.js";
 import { timeOrderedId } from "./time-ordered-id.js";
 import { latencyBucketIndex, toInteger, usageLatencyBucketBoundsMs } from "./usage-hourly-rollups.js";
@@ -123,36 +124,17 @@ export function aggregateMonitorRollups(events: readonly UsageEventRecord[]): Mo
 }
 
 /** `INSERT ... ON CONFLICT DO UPDATE` statements adding the events to the monitors' rollup (atomic increments). */
-export function monitorRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+export function monitorRollupStatements(provider: DatabaseProvider, events: readonly UsageEventRecord[], chunkSize = provider === "sqlite" ? 20 : 500): SqlStatement[] {
   if (events.length === 0) return [];
   return monitorRollupGroupStatements(provider, aggregateMonitorRollups(events), chunkSize);
 }
 
 /** The upserts of already aggregated groups (the bench seeds rollups this way). */
-export function monitorRollupGroupStatements(provider: DatabaseProvider, groups: readonly MonitorGroup[], chunkSize = provider === "sqlite" ? 1 : 500): SqlStatement[] {
+export function monitorRollupGroupStatements(provider: DatabaseProvider, groups: readonly MonitorGroup[], chunkSize = provider === "sqlite" ? 20 : 500): SqlStatement[] {
   const updates = monitorRollupSummedColumns.map((column) => `"${column}" = "usage_monitor_rollups"."${column}" + excluded."${column}"`);
   const asBigint = (value: number) => (provider === "postgresql" ? String(value) : value);
-  const statements: SqlStatement[] = [];
-  const rowsPerStatement = Math.max(1, Math.min(chunkSize, 200));
-  for (let start = 0; start < groups.length; start += rowsPerStatement) {
-    const args: unknown[] = [];
-    const rows = groups.slice(start, start + rowsPerStatement).map((group) => {
-      const values = [timeOrderedId(), group.bucketMinutes, sqlTimestamp(provider, group.bucketStart), ...group.key, ...group.sums.map(asBigint)];
-      return `(${values
-        .map((value) => {
-          args.push(value);
-          return sqlPlaceholder(provider, args.length);
-        })
-        .join(", ")})`;
-    });
-    statements.push({
-      sql:
-        `INSERT INTO "usage_monitor_rollups" (${COLUMNS.map((column) => `"${column}"`).join(", ")}) VALUES ${rows.join(", ")} ` +
-        `ON CONFLICT (${KEY_COLUMNS.map((column) => `"${column}"`).join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
-      args,
-    });
-  }
-  return statements;
+  const rows = groups.map((group) => [timeOrderedId(), group.bucketMinutes, sqlTimestamp(provider, group.bucketStart), ...group.key, ...group.sums.map(asBigint)]);
+  return multiRowUpserts(provider, "usage_monitor_rollups", COLUMNS, KEY_COLUMNS, updates, rows, chunkSize);
 }
 
 /** Sums of the monitors' rollup over a window for one dimension tuple (the dimensions asked for; others are ""). */
