@@ -6,7 +6,7 @@ import { timeOrderedId } from "./time-ordered-id.js";
 import { toStoredUsageAttempts } from "./usage-event-rows.js";
 import { type UsageEventToWrite, usageEventContentStatement, sealUsageEventContents } from "./usage-event-contents.js";
 import type { SecretBox } from "./secret-box.js";
-import { hourlyUsageRollupStatements, organizationHourlyUsageRollupStatements, rollupModelKey, toInteger } from "./usage-hourly-rollups.js";
+import { addCallTotals, hourlyUsageRollupStatements, organizationHourlyUsageRollupStatements, rollupModelKey, toInteger } from "./usage-hourly-rollups.js";
 import { monitorRollupStatements } from "./usage-monitor-rollups.js";
 
 /** A stored usage event (the record plus its id). */
@@ -207,14 +207,7 @@ export function aggregateUsageRollups(events: UsageEventRecord[]): UsageRollupGr
       group = { key: { day, organizationId, projectId, apiKeyId, model }, sums: [0, 0, 0, 0, 0, 0, 0] };
       groups.set(key, group);
     }
-    const sums = group.sums;
-    sums[0]! += 1;
-    if (event.status >= 400) sums[1]! += 1;
-    sums[2]! += toInteger(event.inputTokens);
-    sums[3]! += toInteger(event.outputTokens);
-    sums[4]! += toInteger(event.cacheReadTokens);
-    sums[5]! += toInteger(event.cacheWriteTokens);
-    sums[6]! += toInteger(event.costMicros);
+    addCallTotals(group.sums, event);
   }
   return [...groups.values()].map(({ key, sums }) => ({
     ...key,

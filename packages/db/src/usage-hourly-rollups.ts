@@ -53,13 +53,7 @@ function aggregateHourly<Key extends readonly string[]>(events: readonly UsageEv
     }
     const latency = toInteger(event.latencyMs);
     const sums = group.sums;
-    sums[0]! += 1;
-    if (event.status >= 400) sums[1]! += 1;
-    sums[2]! += toInteger(event.inputTokens);
-    sums[3]! += toInteger(event.outputTokens);
-    sums[4]! += toInteger(event.cacheReadTokens);
-    sums[5]! += toInteger(event.cacheWriteTokens);
-    sums[6]! += toInteger(event.costMicros);
+    addCallTotals(sums, event);
     sums[7]! += latency;
     sums[8]! += 1;
     if (event.timeToFirstByteMs !== null && event.timeToFirstByteMs !== undefined) {
@@ -70,6 +64,21 @@ function aggregateHourly<Key extends readonly string[]>(events: readonly UsageEv
     if (latency > group.latencyMax) group.latencyMax = latency;
   }
   return [...groups.values()];
+}
+
+/**
+ * Adds one call to the totals every usage rollup starts with, in this order: requests, errors,
+ * input, output, cache read and cache write tokens, cost (the daily rollup's columns, and the
+ * first seven of the hourly ones).
+ */
+export function addCallTotals(sums: number[], event: UsageEventRecord): void {
+  sums[0]! += 1;
+  if (event.status >= 400) sums[1]! += 1;
+  sums[2]! += toInteger(event.inputTokens);
+  sums[3]! += toInteger(event.outputTokens);
+  sums[4]! += toInteger(event.cacheReadTokens);
+  sums[5]! += toInteger(event.cacheWriteTokens);
+  sums[6]! += toInteger(event.costMicros);
 }
 
 /** Sums events per (UTC hour, organization, project, key, model, client label); "" stands for none. */
