@@ -3,6 +3,7 @@ export type {
   AdapterConnection,
   ChatFormat,
   ChatModel,
+  ChatModelAnswer,
   DecisionModel,
   DecisionResult,
   EmbeddingModel,
@@ -18,6 +19,20 @@ export type {
   TranslatedChatCall,
 } from "./provider-adapter.js";
 export { emptyUsage, addUsage } from "./provider-adapter.js";
+export type {
+  ChatCompletion,
+  ChatCompletionChoice,
+  ChatCompletionUsage,
+  ChatContent,
+  ChatContentPart,
+  ChatMessage,
+  ChatRequest,
+  ChatResponseFormat,
+  ChatTokenLogprob,
+  ChatTool,
+  ChatToolCall,
+  ChatToolChoice,
+} from "./chat-request.js";
 export { callChatModel, chatModelOf, unsupportedCapability } from "./call-chat-model.js";
 
 // Providers: one folder each under src/providers/, registered from the folders

@@ -1,6 +1,7 @@
 import type { ConnectionKind, NormalizedUsage, SnapshotConnection } from "@gateway/contracts";
 import type { DecisionRequest, DecisionResponse } from "./decision/decision-contract.js";
 import type { CallAbort } from "./call-abort.js";
+import type { ChatCompletion, ChatRequest } from "./chat-request.js";
 import type { StreamFormat, StreamFrame } from "./stream/stream-part.js";
 
 /** The kind of a provider connection (a folder of `src/providers/`; checked where connections enter). */
@@ -56,8 +57,12 @@ export type ProviderResult =
   | {
       kind: "stream";
       status: number;
-      /** The wire format the upstream streams (the frames' `source` events). */
-      format: StreamFormat;
+      /**
+       * The wire format the upstream streams (the frames' `source` events); null when the
+       * upstream speaks no caller format (a neutral model's frames carry parts only, always
+       * rendered by the caller format's encoder).
+       */
+      format: StreamFormat | null;
       /**
        * The upstream's events decoded into typed parts as they arrive (pulled with backpressure;
        * stopping early aborts the upstream request). Usage arrives as `usage` parts.
@@ -92,14 +97,23 @@ export interface TranslatedChatCall {
   jsonResponseTool?: string;
 }
 
+/**
+ * What a neutral chat model answers: a chat completion, or a stream of typed parts (frames
+ * without provider bytes, `format` null).
+ */
+export type ChatModelAnswer =
+  | { kind: "json"; status: number; body: ChatCompletion; usage: NormalizedUsage; headers?: Record<string, string> }
+  | { kind: "stream"; status: number; format: null; frames: AsyncIterable<StreamFrame>; headers?: Record<string, string> };
+
 /** A model that answers chat: chat completions, messages and Responses callers alike. */
 export interface ChatModel {
   /**
    * The formats whose requests this model sends upstream as the caller wrote them (only `model`
    * and the gateway's own fields changed) and whose answers are the provider's own bytes: the
-   * fast path, no re-serialisation. The first is the format translated requests are sent in.
+   * fast path, no re-serialisation. Without {@link generate}, the first is the format translated
+   * requests are sent in; empty for an upstream that speaks no caller format.
    */
-  readonly passthrough: readonly [ChatFormat, ...ChatFormat[]];
+  readonly passthrough: readonly ChatFormat[];
   /**
    * Whether a request in `format` passes through for this target; absent: every format in
    * {@link passthrough} does (OpenAI's Responses API serves only some models of some upstreams).
@@ -112,9 +126,10 @@ export interface ChatModel {
    * its format). A chat request is provider-neutral: a body and the wire format it is written
    * in; `headers` are the caller's (Anthropic's `anthropic-version` / `anthropic-beta` go with a
    * messages body the caller wrote); `translated` says the gateway wrote the body. Arguments, not
-   * a request object: the passthrough path allocates nothing of its own.
+   * a request object: the passthrough path allocates nothing of its own. Absent on a model
+   * without passthrough formats (it answers through {@link generate}).
    */
-  send(
+  send?(
     format: ChatFormat,
     body: RequestBody,
     target: ProviderTarget,
@@ -122,6 +137,13 @@ export interface ChatModel {
     headers?: ForwardableHeaders,
     translated?: TranslatedChatCall,
   ): Promise<ProviderResult>;
+  /**
+   * Answers the provider-neutral request (a caller format it does not pass through, translated
+   * by the caller's format module): how providers whose upstream speaks no caller format
+   * (Bedrock Converse, Gemini) serve every chat endpoint with one translation. The request's
+   * `model` is the upstream model name; usage is always reported (billing).
+   */
+  generate?(request: ChatRequest, target: ProviderTarget, context: ProviderCallContext): Promise<ChatModelAnswer>;
 }
 
 /** A model that answers embeddings. */

@@ -24,7 +24,7 @@ const rendered = new WeakMap<object, RenderedStream>();
 
 /**
  * Renders a provider stream result in the caller's format `to` (default: the upstream's own,
- * i.e. native passthrough). The same result always gives the same rendering object.
+ * i.e. native passthrough; chat completions for a neutral model's parts-only frames). The same result always gives the same rendering object.
  */
 export function renderStreamResult(
   result: ProviderResult,
@@ -35,7 +35,7 @@ export function renderStreamResult(
   if (known !== undefined) return known;
   const renderer = createStreamRenderer({
     from: result.format,
-    to: options.to ?? result.format,
+    to: options.to ?? result.format ?? "openai-chat",
     requestId: options.requestId ?? "req_test",
     model: options.model ?? "test/model",
     includeUsage: options.includeUsage ?? false,

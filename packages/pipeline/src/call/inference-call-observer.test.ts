@@ -24,7 +24,7 @@ function flakyDemoAdapter(failures: number) {
         contexts.push(context);
         calls += 1;
         if (calls <= failures) throw new GatewayError("upstream_error", { message: "flaky", retryable: true });
-        return demo.chat!.send(format, body, target, context);
+        return demo.chat!.send!(format, body, target, context);
       },
     },
   };

@@ -44,7 +44,7 @@ export type EndpointAnswer =
       status: number;
       headers?: Record<string, string>;
       /** The upstream's wire format. */
-      format: StreamFormat;
+      format: StreamFormat | null;
       frames: AsyncIterable<StreamFrame>;
     };
 
@@ -120,7 +120,7 @@ export interface InferenceEndpoint<Request, Target extends CallTarget = Provider
   /** Output guardrails over a JSON answer (throws 403 to block); absent: the answer has no output text. */
   guardOutput?(body: unknown, guardrails: CompiledGuardrails): { body: unknown; flags: string[] };
   /** The caller's renderer of a stream from an upstream in `format`; required when `invoke` can stream. */
-  streamRenderer?(input: { format: StreamFormat; request: Request; state: State | undefined; target: Target; requestId: string }): StreamRenderer;
+  streamRenderer?(input: { format: StreamFormat | null; request: Request; state: State | undefined; target: Target; requestId: string }): StreamRenderer;
   /**
    * Optional, asynchronous: runs once the answer completed and before its last byte reaches the
    * caller (a JSON body after the output guardrails; a stream's `result()` before its terminal

@@ -5,8 +5,8 @@ import { responsesFormat } from "./responses/responses-format.js";
 
 /** Options of {@link createStreamRenderer}. */
 export interface StreamRendererOptions {
-  /** The wire format the upstream streamed (the frames' `source` events). */
-  from: StreamFormat;
+  /** The wire format the upstream streamed (the frames' `source` events); null: frames of parts only (a neutral model's), always encoded. */
+  from: StreamFormat | null;
   /** The caller's wire format. */
   to: StreamFormat;
   /** The gateway request id (error bodies, ids the upstream did not give). */
