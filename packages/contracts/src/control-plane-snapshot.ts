@@ -123,6 +123,12 @@ export interface SnapshotConnection {
    * `embeddings` when its name contains `embed`, else `chat` and `responses`.
    */
   modelEndpoints: Record<string, ModelEndpoint[]>;
+  /**
+   * The provider's own settings (Azure deployments and API version, Bedrock region, Vertex
+   * project and location, ...), parsed by the provider's settings schema; no secrets (the
+   * credential carries those). Absent or empty for providers without settings of their own.
+   */
+  settings?: Readonly<Record<string, unknown>>;
 }
 
 /** A routing alias with its ordered provider-qualified targets. */

@@ -36,7 +36,7 @@ export type {
 export { callChatModel, chatModelOf, unsupportedCapability } from "./call-chat-model.js";
 
 // Providers: one folder each under src/providers/, registered from the folders
-export type { ModelFactory, ProviderAdapterDependencies, ProviderDefinition } from "./providers/provider-definition.js";
+export type { ConnectionTestRequest, ModelFactory, ProviderAdapterDependencies, ProviderDefinition } from "./providers/provider-definition.js";
 export { defineProvider } from "./providers/provider-definition.js";
 export { createProviderAdapter, providerOf, registeredProviderList } from "./providers/provider-registry.js";
 export { providerKinds, providerKindSchema } from "./providers/provider-kinds.js";

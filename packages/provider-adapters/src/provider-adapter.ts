@@ -13,7 +13,7 @@ export type ProviderKind = ConnectionKind;
  * optional settings out).
  */
 export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" | "baseUrl" | "credential" | "headers"> &
-  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints">>;
+  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints" | "settings">>;
 
 /** Per-call context: the gateway request id, the caller's abort and the deadline. */
 export interface ProviderCallContext {

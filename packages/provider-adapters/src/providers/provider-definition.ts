@@ -40,11 +40,26 @@ export interface ProviderDefinition<Settings = unknown> {
   readonly defaultPrices?: Readonly<Record<string, ModelPrice>>;
   /** Whether a connection's upstream serves the Responses API (models declared `responses` only are then served); absent: it does not. */
   servesResponsesApi?(connection: Pick<AdapterConnection, "baseUrl" | "responsesApi">): boolean;
+  /**
+   * The request the dashboard's connection test sends, for providers whose credential is not a
+   * static header (signed requests, tokens fetched from an identity service); absent: `GET` the
+   * API root's `/models` with {@link credentialHeaders}. `fetch` goes through the outbound
+   * address policy (use it for token requests too).
+   */
+  connectionTest?(connection: AdapterConnection, settings: Settings, dependencies: { fetch: typeof fetch }): Promise<ConnectionTestRequest>;
   /** The capabilities: a factory per model the provider has; absent means the provider cannot serve it. */
   readonly chat?: ModelFactory<ChatModel, Settings>;
   readonly embeddings?: ModelFactory<EmbeddingModel, Settings>;
   readonly tokenCounter?: ModelFactory<TokenCounter, Settings>;
   readonly decisions?: ModelFactory<DecisionModel, Settings>;
+}
+
+/** An HTTP request that succeeds (2xx) when a connection's address and credential work. */
+export interface ConnectionTestRequest {
+  url: string;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
 }
 
 /** Types a provider definition (its settings inferred from its schema). */
