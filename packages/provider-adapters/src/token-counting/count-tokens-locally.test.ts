@@ -1,7 +1,7 @@
 import { GatewayError } from "@gateway/errors";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200kBase from "js-tiktoken/ranks/o200k_base";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { countTokensLocally, selectLocalTokenizer } from "./count-tokens-locally.js";
 
 const o200k = new Tiktoken(o200kBase);
@@ -30,6 +30,13 @@ describe("selectLocalTokenizer", () => {
 });
 
 describe("countTokensLocally", () => {
+  // The first count of each family loads its rank file (seconds on a loaded machine): once, here,
+  // with room, so that each test below is bound by the default timeout for what it asserts.
+  beforeAll(async () => {
+    await countTokensLocally({ messages: [{ role: "user", content: "warm" }] }, "openai/gpt-4o");
+    await countTokensLocally({ messages: [{ role: "user", content: "warm" }] }, "openai/gpt-4");
+  }, 120_000);
+
   it("counts text messages with OpenAI's per-message overhead, exactly for a known family", async () => {
     const body = {
       model: "openai/gpt-4o",
