@@ -159,7 +159,8 @@ async function streamMessage(response: ServerResponse, answer: Extract<Anthropic
       response.destroy();
       return;
     }
-    response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    // Flushed one by one: a cut must come after the events before it reached the client.
+    await new Promise<void>((resolve) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, () => resolve()));
   }
   response.end();
 }
