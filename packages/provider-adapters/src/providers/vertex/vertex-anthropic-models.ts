@@ -36,11 +36,12 @@ export function createVertexAnthropicChatModel(vertex: VertexAnthropicContext): 
       if (format !== "anthropic-messages") throw new Error(`Claude on Vertex AI takes no ${format} requests.`);
       const { model } = vertexPublisherModel(target);
       const stream = body.stream === true;
+      const url = vertexModelUrl({ ...vertex, publisher: "anthropic", model, method: stream ? "streamRawPredict" : "rawPredict" });
       const { headers, secrets } = await vertexHeaders(vertex, translated === undefined ? callerHeaders : undefined);
       return sendAnthropicMessages({
         transport: vertex.transport,
         connection: vertex.connection,
-        url: vertexModelUrl({ ...vertex, publisher: "anthropic", model, method: stream ? "streamRawPredict" : "rawPredict" }),
+        url,
         headers,
         body: vertexAnthropicBody(body),
         context,
@@ -57,11 +58,12 @@ export function createVertexAnthropicTokenCounter(vertex: VertexAnthropicContext
     passthrough: ["anthropic-messages"],
     async countTokens(body, target, context, callerHeaders) {
       const { model } = vertexPublisherModel(target);
+      const url = vertexModelUrl({ ...vertex, publisher: "anthropic", model: "count-tokens", method: "rawPredict" });
       const { headers, secrets } = await vertexHeaders(vertex, callerHeaders);
       const response = await postJson({
         transport: vertex.transport,
         connection: vertex.connection,
-        url: vertexModelUrl({ ...vertex, publisher: "anthropic", model: "count-tokens", method: "rawPredict" }),
+        url,
         headers,
         body: { ...vertexAnthropicBody(body), model },
         context,
@@ -79,12 +81,13 @@ export function createVertexAnthropicDecisionModel(vertex: VertexAnthropicContex
     logprobs: false,
     async decide(request, target: ProviderTarget, context) {
       const { model } = vertexPublisherModel(target);
+      const url = vertexModelUrl({ ...vertex, publisher: "anthropic", model, method: "rawPredict" });
       const { headers, secrets } = await vertexHeaders(vertex);
       const asker = createAnthropicStatedAsker(
         {
           transport: vertex.transport,
           connection: vertex.connection,
-          url: vertexModelUrl({ ...vertex, publisher: "anthropic", model, method: "rawPredict" }),
+          url,
           headers,
           model,
         },
