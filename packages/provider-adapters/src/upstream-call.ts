@@ -29,6 +29,8 @@ export interface UpstreamCallOptions {
   headers: Record<string, string>;
   body: unknown;
   context: ProviderCallContext;
+  /** Strings never shown in a mapped error (default: the connection's credential). */
+  secrets?: readonly (string | null | undefined)[];
 }
 
 /**
@@ -51,7 +53,7 @@ export async function postJson(options: UpstreamCallOptions): Promise<HttpJsonRe
       headers: response.headers,
       body: response.body,
       provider: options.connection.name,
-      secrets: [options.connection.credential],
+      secrets: options.secrets ?? [options.connection.credential],
     });
   }
   if (typeof response.body !== "object" || response.body === null || Array.isArray(response.body)) {
@@ -78,7 +80,7 @@ export async function postStream(options: UpstreamCallOptions): Promise<HttpStre
       headers: response.headers,
       body,
       provider: options.connection.name,
-      secrets: [options.connection.credential],
+      secrets: options.secrets ?? [options.connection.credential],
     });
   }
   return response;

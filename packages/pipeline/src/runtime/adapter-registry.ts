@@ -16,8 +16,10 @@ export interface AdapterRegistry {
 /** Creates an {@link AdapterRegistry} over a shared HTTP transport (pools per origin). */
 export function createAdapterRegistry(settings: {
   transport: HttpTransport;
+  /** The `fetch` of providers' token requests (the outbound address policy's); absent: the process's. */
+  fetch?: typeof fetch;
   /** Overrides adapter creation (tests); by default the provider registry's (`createProviderAdapter`). */
-  createAdapter?: (connection: AdapterConnection, options: { transport: HttpTransport }) => ProviderAdapter;
+  createAdapter?: (connection: AdapterConnection, options: { transport: HttpTransport; fetch?: typeof fetch }) => ProviderAdapter;
 }): AdapterRegistry {
   const adapters = new WeakMap<AdapterConnection, ProviderAdapter>();
   const create = settings.createAdapter ?? createProviderAdapter;
@@ -25,7 +27,7 @@ export function createAdapterRegistry(settings: {
     adapterFor(connection) {
       let adapter = adapters.get(connection);
       if (adapter === undefined) {
-        adapter = create(connection, { transport: settings.transport });
+        adapter = create(connection, settings.fetch === undefined ? { transport: settings.transport } : { transport: settings.transport, fetch: settings.fetch });
         adapters.set(connection, adapter);
       }
       return adapter;

@@ -6,6 +6,11 @@ import type { AdapterConnection, ChatModel, DecisionModel, EmbeddingModel, Token
 /** Dependencies of the models of HTTP providers. */
 export interface ProviderAdapterDependencies {
   transport: HttpTransport;
+  /**
+   * The `fetch` of requests that are not model calls (tokens from an identity service), under the
+   * outbound address policy; absent: the process's (`defaultOutboundFetch`).
+   */
+  fetch?: typeof fetch;
 }
 
 /** Creates one capability's model for a connection (its settings parsed by the provider's schema). */

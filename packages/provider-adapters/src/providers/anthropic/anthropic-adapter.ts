@@ -2,11 +2,8 @@ import { createAnthropicStatedAsker } from "./anthropic-decision-calls.js";
 import { runTranslatedDecision } from "../../decision/run-translated-decision.js";
 import type { AdapterConnection, ChatModel, DecisionModel, ForwardableHeaders, TokenCounter } from "../../provider-adapter.js";
 import type { ProviderAdapterDependencies } from "../provider-definition.js";
-import { createMessagesStreamDecoder } from "../../formats/messages/create-messages-stream-decoder.js";
-import { decodeSseStream } from "../../stream/decode-sse-stream.js";
-import { parseSseStream } from "../../stream/parse-sse-stream.js";
-import { apiUrlOf, lowerCaseKeys, malformedAnswer, postJson, postStream } from "../../upstream-call.js";
-import { normalizeMessagesUsage } from "../../formats/messages/messages-usage.js";
+import { apiUrlOf, lowerCaseKeys, malformedAnswer, postJson } from "../../upstream-call.js";
+import { sendAnthropicMessages } from "./send-anthropic-messages.js";
 
 /** Default base URL of `anthropic` connections without one. */
 export const anthropicDefaultBaseUrl = "https://api.anthropic.com";
@@ -67,22 +64,7 @@ export function createAnthropicChatModel(connection: AdapterConnection, settings
       const upstreamBody: Record<string, unknown> = translated !== undefined ? body : { ...body, model: target.upstreamModel };
       const headers = anthropicHeaders(connection, translated !== undefined ? undefined : callerHeaders);
       const url = apiUrlOf(connection, "/messages", anthropicDefaultBaseUrl);
-      if (upstreamBody.stream !== true) {
-        const response = await postJson({ transport, connection, url, headers, body: upstreamBody, context });
-        const usage = normalizeMessagesUsage(response.body.usage);
-        return translated !== undefined
-          ? { kind: "json", status: response.status, body: response.body, usage }
-          : { kind: "json", status: response.status, body: response.body, bodyText: response.text, usage };
-      }
-      const response = await postStream({ transport, connection, url, headers: { ...headers, accept: "text/event-stream" }, body: upstreamBody, context });
-      const jsonResponseTool = translated?.jsonResponseTool;
-      const decoder = createMessagesStreamDecoder(jsonResponseTool === undefined ? undefined : { jsonResponseTool });
-      return {
-        kind: "stream",
-        status: response.status,
-        format: "anthropic-messages",
-        frames: decodeSseStream(parseSseStream(response.body), decoder, { secrets: [connection.credential] }),
-      };
+      return sendAnthropicMessages({ transport, connection, url, headers, body: upstreamBody, context, translated });
     },
   };
 }
@@ -100,13 +82,18 @@ export function createAnthropicTokenCounter(connection: AdapterConnection, depen
         body: { ...body, model: target.upstreamModel },
         context,
       });
-      const inputTokens = response.body.input_tokens;
-      if (typeof inputTokens !== "number" || !Number.isInteger(inputTokens) || inputTokens < 0) {
-        throw malformedAnswer(connection.name, "has no valid input_tokens");
-      }
-      return { inputTokens, local: false };
+      return { inputTokens: readInputTokens(response.body, connection.name), local: false };
     },
   };
+}
+
+/** The `input_tokens` of a `count_tokens` answer; 502 `upstream_error` when it has none. */
+export function readInputTokens(answer: Record<string, unknown>, provider: string): number {
+  const inputTokens = answer.input_tokens;
+  if (typeof inputTokens !== "number" || !Number.isInteger(inputTokens) || inputTokens < 0) {
+    throw malformedAnswer(provider, "has no valid input_tokens");
+  }
+  return inputTokens;
 }
 
 /** Decisions through a messages call with a forced tool call that states a probability per option. */
@@ -127,7 +114,8 @@ export function createAnthropicDecisionModel(connection: AdapterConnection, depe
   };
 }
 
-function headerValue(headers: ForwardableHeaders | undefined, name: string): string | undefined {
+/** A caller header's value (lists joined with commas); undefined when absent or empty. */
+export function headerValue(headers: ForwardableHeaders | undefined, name: string): string | undefined {
   if (headers === undefined) return undefined;
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() !== name) continue;

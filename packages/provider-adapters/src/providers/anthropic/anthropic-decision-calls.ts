@@ -6,13 +6,22 @@ import { parseStatedProbabilities, probabilitiesJsonSchema } from "../../decisio
 /** Name of the tool the model is forced to call with its probabilities. */
 export const probabilityToolName = "record_probabilities";
 
+/** How an API that speaks Anthropic messages differently (Claude on Vertex AI) takes the call. */
+export interface AnthropicAskerOptions {
+  /** The body as the upstream takes it (default: as written, `model` in it). */
+  upstreamBody?(body: Record<string, unknown>): Record<string, unknown>;
+  /** Strings never shown in a mapped error (default: the connection's credential). */
+  secrets?: readonly (string | null | undefined)[];
+}
+
 /**
  * Stated-probability asker over Anthropic messages: a forced tool call
  * (`tool_choice: {type: "tool", name: "record_probabilities"}`) whose input schema has one
  * number field per label, `temperature: 0`, `max_tokens` = 256 + 16 per option.
  * `stop_reason: "refusal"` is a refusal.
  */
-export function createAnthropicStatedAsker(call: DecisionCall): DecisionAsker {
+export function createAnthropicStatedAsker(call: DecisionCall, options: AnthropicAskerOptions = {}): DecisionAsker {
+  const upstreamBody = options.upstreamBody ?? ((body: Record<string, unknown>) => body);
   return {
     source: "stated",
     async askProbabilities(prompt, fields, context) {
@@ -22,7 +31,8 @@ export function createAnthropicStatedAsker(call: DecisionCall): DecisionAsker {
         url: call.url,
         headers: call.headers,
         context,
-        body: {
+        ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+        body: upstreamBody({
           model: call.model,
           max_tokens: 256 + 16 * fields.length,
           temperature: 0,
@@ -36,7 +46,7 @@ export function createAnthropicStatedAsker(call: DecisionCall): DecisionAsker {
             },
           ],
           tool_choice: { type: "tool", name: probabilityToolName },
-        },
+        }),
       });
       const usage = normalizeMessagesUsage(response.body.usage);
       if (response.body.stop_reason === "refusal") return { kind: "refusal", usage };
