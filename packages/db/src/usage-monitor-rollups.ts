@@ -204,6 +204,9 @@ export async function sumMonitorRollups(db: SqlClient, options: SumMonitorRollup
     }));
 }
 
+/** PostgreSQL settings of the windows' sums (see {@link sumMonitorRollupWindows}). */
+const windowSumSettings = { jit: "off", work_mem: "64MB" } as const;
+
 /** Options of {@link sumMonitorRollupWindows}. */
 export interface SumMonitorRollupWindowsOptions {
   organizationIds: readonly string[];
@@ -268,7 +271,9 @@ export async function sumMonitorRollupWindows(db: SqlClient, options: SumMonitor
     `SELECT ${[...groupColumns, `"segment"`, ...monitorRollupSummedColumns.map((column) => `SUM("${column}") AS "${column}"`)].join(", ")} FROM (` +
     `SELECT ${[...groupColumns, `${segmentCase} AS "segment"`, ...monitorRollupSummedColumns.map((column) => `"${column}"`)].join(", ")} ` +
     `FROM "usage_monitor_rollups" WHERE ${organizations} AND (${within})) AS "segmented" GROUP BY ${[...groupColumns, `"segment"`].join(", ")}`;
-  const rows = await db.queryStatement({ sql, args });
+  // Hundreds of thousands of rows into tens of thousands of groups, once a minute: JIT compilation costs
+  // PostgreSQL more than the query itself (seconds on a busy machine), and the groups hash in memory.
+  const rows = await db.queryStatement({ sql, args, settings: windowSumSettings });
   // Group key -> segment index -> sums.
   const groups = new Map<string, { key: string[]; bySegment: Map<number, number[]> }>();
   for (const row of rows) {
