@@ -205,7 +205,7 @@ export async function sumMonitorRollups(db: SqlClient, options: SumMonitorRollup
 }
 
 /** PostgreSQL settings of the windows' sums (see {@link sumMonitorRollupWindows}). */
-const windowSumSettings = { jit: "off", work_mem: "64MB" } as const;
+const windowSumSettings = { jit: "off", work_mem: "64MB", enable_sort: "off" } as const;
 
 /** Options of {@link sumMonitorRollupWindows}. */
 export interface SumMonitorRollupWindowsOptions {
@@ -272,7 +272,9 @@ export async function sumMonitorRollupWindows(db: SqlClient, options: SumMonitor
     `SELECT ${[...groupColumns, `${segmentCase} AS "segment"`, ...monitorRollupSummedColumns.map((column) => `"${column}"`)].join(", ")} ` +
     `FROM "usage_monitor_rollups" WHERE ${organizations} AND (${within})) AS "segmented" GROUP BY ${[...groupColumns, `"segment"`].join(", ")}`;
   // Hundreds of thousands of rows into tens of thousands of groups, once a minute: JIT compilation costs
-  // PostgreSQL more than the query itself (seconds on a busy machine), and the groups hash in memory.
+  // PostgreSQL more than it saves, and hashing the groups in memory beats sorting the rows by their text
+  // dimensions (3.1 s against 5-6 s for 350,000 rows into 36,000 groups on a loaded 2-core machine; the hash
+  // table took ~100 MB there, within 2 x work_mem, and spills to disk in batches beyond that).
   const rows = await db.queryStatement({ sql, args, settings: windowSumSettings });
   // Group key -> segment index -> sums.
   const groups = new Map<string, { key: string[]; bySegment: Map<number, number[]> }>();
