@@ -7,7 +7,9 @@
 // a day) and are deleted from this rollup, so they cost an evaluation nothing. The rules mix every
 // metric, every scope (one value and each value) and windows of 5 minutes to a day. Figures are
 // printed, never asserted. Settings: BENCH_MONITORS_EVENTS (10000000), BENCH_MONITORS_RULES
-// (1000), BENCH_MONITORS_TICKS (5), BENCH_DATABASE_URL or TEST_DATABASE_URL.
+// (1000), BENCH_MONITORS_TICKS (5), BENCH_DATABASE_URL or TEST_DATABASE_URL; BENCH_MONITORS_SCHEMA names a
+// schema to keep: seeded (and left in place) when missing, reused when present (its states and events are
+// cleared, its rows and rules kept, the evaluations placed just after its newest minute row).
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -116,19 +118,28 @@ export async function runMonitorsBenchmark() {
   }
   const database = await import(pathToFileURL(join(root, "packages/db/dist/index.js")).href);
   const { evaluateMonitorRules } = await import(pathToFileURL(join(root, "apps/dashboard-api/dist/index.js")).href);
-  const schema = `bench_monitors_${randomBytes(4).toString("hex")}`;
+  const kept = environment.BENCH_MONITORS_SCHEMA;
+  const schema = kept ?? `bench_monitors_${randomBytes(4).toString("hex")}`;
   const url = new URL(postgresUrl);
   url.searchParams.set("schema", schema);
   const db = database.createDatabase({ url: url.toString(), postgresqlPoolSize: 4 });
-  console.log(`PostgreSQL: ${ruleCount} rules over ${events.toLocaleString("en")} events in the last 24 hours (schema ${schema}, dropped at the end)`);
+  console.log(`PostgreSQL: ${ruleCount} rules over ${events.toLocaleString("en")} events in the last 24 hours (schema ${schema}, ${kept ? "kept" : "dropped at the end"})`);
   try {
     await db.migrate();
-    await db.prisma.organization.create({ data: { id: organizationId, name: "Bench", slug: `bench-${randomBytes(3).toString("hex")}` } });
-    const endMs = Math.floor(Date.now() / 60_000) * 60_000;
+    const reused = kept !== undefined && (await db.prisma.organization.count({ where: { id: organizationId } })) > 0;
+    let endMs = Math.floor(Date.now() / 60_000) * 60_000;
     let started = performance.now();
-    const seeded = await seedRollups(db, endMs);
-    console.log(`seeded ${seeded.events.toLocaleString("en")} events as ${seeded.rows.toLocaleString("en")} rollup rows in ${format((performance.now() - started) / 1000, 1)} s`);
-    for (const input of ruleInputs()) await database.createMonitorRule(db, input);
+    if (reused) {
+      const [newest] = await db.queryStatement({ sql: `SELECT MAX("bucket_start") AS "newest" FROM "usage_monitor_rollups" WHERE "bucket_minutes" = 1`, args: [] });
+      endMs = new Date(`${String(newest.newest instanceof Date ? newest.newest.toISOString() : newest.newest).replace(" ", "T").replace(/Z?$/, "Z")}`).getTime() + 60_000;
+      await db.runStatements([{ sql: `DELETE FROM "monitor_events"`, args: [] }, { sql: `DELETE FROM "monitor_states"`, args: [] }, { sql: `DELETE FROM "evaluator_leases"`, args: [] }]);
+      console.log(`reused the seeded schema (evaluations after ${new Date(endMs).toISOString()})`);
+    } else {
+      await db.prisma.organization.create({ data: { id: organizationId, name: "Bench", slug: `bench-${randomBytes(3).toString("hex")}` } });
+      const seeded = await seedRollups(db, endMs);
+      console.log(`seeded ${seeded.events.toLocaleString("en")} events as ${seeded.rows.toLocaleString("en")} rollup rows in ${format((performance.now() - started) / 1000, 1)} s`);
+      for (const input of ruleInputs()) await database.createMonitorRule(db, input);
+    }
     const lease = { name: "monitors", holder: "bench" };
     // Every statement the evaluation sends (Prisma operations, raw queries and statement batches).
     let queries = 0;
@@ -161,7 +172,7 @@ export async function runMonitorsBenchmark() {
         `over ${durations.length} evaluations (target < 2 s per minute), ${Math.max(...queryCounts)} queries each at most; ${states.states} states, ${states.firing} firing`,
     );
   } finally {
-    await db.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    if (!kept) await db.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await db.close();
   }
 }

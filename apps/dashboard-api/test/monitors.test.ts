@@ -235,7 +235,7 @@ for (const target of databaseTargets) {
       await harness.request("DELETE", `/api/monitors/${monitorId}`, { cookie: owner });
     }, 60_000);
 
-    it("records a failed delivery on the event", async () => {
+    it("records a failed delivery on the event and schedules its retry", async () => {
       const refusing = await startLocalHttpServer((_request, response) => response.writeHead(503).end("down"));
       try {
         const channel = await harness.request("POST", "/api/notification-channels", {
@@ -253,7 +253,10 @@ for (const target of databaseTargets) {
         const events = await harness.request("GET", `/api/monitors/${created.body.id}/events`, { cookie: owner });
         expect(events.body.data).toHaveLength(1);
         expect(events.body.data[0]).toMatchObject({ kind: "fired", scope_value: expect.any(String) });
-        expect(events.body.data[0].deliveries).toEqual([expect.objectContaining({ channel_name: "refusing", status: "failed", error: expect.stringContaining("503") })]);
+        // Failed once: shown with why, and retried later (see monitor-delivery-retries.test.ts).
+        expect(events.body.data[0].deliveries).toEqual([
+          expect.objectContaining({ channel_name: "refusing", status: "pending", error: expect.stringContaining("503"), next_attempt_at: expect.any(String), attempts: [expect.objectContaining({ outcome: "failed" })] }),
+        ]);
         await harness.request("DELETE", `/api/monitors/${created.body.id}`, { cookie: owner });
       } finally {
         await refusing.close();

@@ -171,13 +171,24 @@ export const monitorRuleSchema = z.object({
   object: z.literal("monitor"),
 });
 
+/** One attempt at delivering a monitor event to a channel. */
+export const monitorDeliveryAttemptSchema = z.object({
+  attempted_at: timestamp,
+  outcome: z.enum(["delivered", "failed"]),
+  error: z.string().nullable().describe("Why the attempt failed (HTTP status, SMTP answer, network error, timeout; never secrets)"),
+});
+
 /** One delivery of a monitor event to a channel. */
 export const monitorDeliverySchema = z.object({
   channel_id: z.string(),
   channel_name: z.string().nullable().describe("Null when the channel has since been deleted"),
-  status: z.enum(["pending", "delivered", "failed"]),
-  error: z.string().nullable().describe("Why the delivery failed (HTTP status, SMTP answer, network error; never secrets)"),
-  attempted_at: timestamp.nullable(),
+  status: z
+    .enum(["pending", "delivered", "failed"])
+    .describe("pending: not attempted yet, or a retry is due at `next_attempt_at`; failed: every attempt failed (or the channel is gone or disabled)"),
+  error: z.string().nullable().describe("Why the last attempt failed (HTTP status, SMTP answer, network error; never secrets)"),
+  attempted_at: timestamp.nullable().describe("The last attempt"),
+  next_attempt_at: timestamp.nullable().describe("When a failed delivery is retried (null when none is due)"),
+  attempts: z.array(monitorDeliveryAttemptSchema).describe("Every attempt, oldest first (a delivered one is never sent again)"),
 });
 
 /** An event of a rule's history: fired, re-notified or resolved, with what was measured and where it was sent. */

@@ -58,13 +58,23 @@ export interface MonitorStateRecord {
   lastNotifiedAt: Date | null;
 }
 
+/** One attempt at a delivery (stored in its `attempts`). */
+export interface MonitorDeliveryAttemptRecord {
+  attempted_at: string;
+  outcome: "delivered" | "failed";
+  error: string | null;
+}
+
 /** One delivery of a monitor event (stored as JSON on the event; snake_case as the API shows it). */
 export interface MonitorDeliveryRecord {
   channel_id: string;
   channel_name: string | null;
+  /** pending: not attempted yet or a retry is due at `next_attempt_at`; delivered and failed are final. */
   status: "pending" | "delivered" | "failed";
   error: string | null;
   attempted_at: string | null;
+  next_attempt_at: string | null;
+  attempts: MonitorDeliveryAttemptRecord[];
 }
 
 /** A monitor event as stored. */
@@ -96,6 +106,9 @@ const deliveriesSchema = z.array(
     status: z.enum(["pending", "delivered", "failed"]),
     error: z.string().nullable(),
     attempted_at: z.string().nullable(),
+    // Events recorded before retries kept no attempts: their one attempt is `attempted_at`.
+    next_attempt_at: z.string().nullable().default(null),
+    attempts: z.array(z.object({ attempted_at: z.string(), outcome: z.enum(["delivered", "failed"]), error: z.string().nullable() })).default([]),
   }),
 );
 

@@ -4,6 +4,12 @@ import pg from "pg";
 export interface SqlStatement {
   sql: string;
   args: unknown[];
+  /**
+   * PostgreSQL settings of a query alone (`SET LOCAL` in a transaction around it), e.g.
+   * `{ jit: "off" }` for a large aggregation whose JIT compilation costs more than it saves.
+   * SQLite ignores them.
+   */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /** Runs statements in ONE transaction on the raw driver (the bulk path; bypasses Prisma's per-row cost). */
@@ -33,7 +39,16 @@ const rawTypes = {
 
 /** PostgreSQL: one read on the shared pool (timestamps read as UTC, as Prisma writes them). */
 export function createPostgresqlStatementQuery(pool: pg.Pool): StatementQuery {
-  return async (statement) => (await pool.query({ text: statement.sql, values: statement.args, types: rawTypes })).rows as Record<string, unknown>[];
+  return async (statement) => {
+    if (statement.settings === undefined) return (await pool.query({ text: statement.sql, values: statement.args, types: rawTypes })).rows as Record<string, unknown>[];
+    const settings = statement.settings;
+    let rows: Record<string, unknown>[] = [];
+    await inTransaction(pool, async (client) => {
+      for (const [name, value] of Object.entries(settings)) await client.query("SELECT set_config($1, $2, true)", [name, value]);
+      rows = (await client.query({ text: statement.sql, values: statement.args, types: rawTypes })).rows as Record<string, unknown>[];
+    });
+    return rows;
+  };
 }
 
 /**
@@ -44,21 +59,28 @@ export function createPostgresqlStatementQuery(pool: pg.Pool): StatementQuery {
 export function createPostgresqlStatementRunner(pool: pg.Pool): StatementRunner {
   return async (statements) => {
     if (statements.length === 0) return;
-    const client = await pool.connect();
-    let lost: Error | undefined;
-    const onLost = (error: Error) => void (lost = error);
-    client.on("error", onLost);
-    try {
-      await client.query("BEGIN");
+    await inTransaction(pool, async (client) => {
       for (const statement of statements) await client.query(statement.sql, statement.args);
-      await client.query("COMMIT");
-      client.off("error", onLost);
-      client.release(lost);
-    } catch (error) {
-      if (lost === undefined) await client.query("ROLLBACK").catch(() => undefined);
-      client.off("error", onLost);
-      client.release(lost ?? (error instanceof Error ? error : undefined));
-      throw error;
-    }
+    });
   };
+}
+
+/** `work` on a client of the pool between BEGIN and COMMIT (ROLLBACK when it throws). */
+async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onLost = (error: Error) => void (lost = error);
+  client.on("error", onLost);
+  try {
+    await client.query("BEGIN");
+    await work(client);
+    await client.query("COMMIT");
+    client.off("error", onLost);
+    client.release(lost);
+  } catch (error) {
+    if (lost === undefined) await client.query("ROLLBACK").catch(() => undefined);
+    client.off("error", onLost);
+    client.release(lost ?? (error instanceof Error ? error : undefined));
+    throw error;
+  }
 }

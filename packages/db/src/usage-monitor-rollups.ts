@@ -204,6 +204,9 @@ export async function sumMonitorRollups(db: SqlClient, options: SumMonitorRollup
     }));
 }
 
+/** PostgreSQL settings of the windows' sums (see {@link sumMonitorRollupWindows}). */
+const windowSumSettings = { jit: "off", work_mem: "64MB", enable_sort: "off" } as const;
+
 /** Options of {@link sumMonitorRollupWindows}. */
 export interface SumMonitorRollupWindowsOptions {
   organizationIds: readonly string[];
@@ -268,7 +271,11 @@ export async function sumMonitorRollupWindows(db: SqlClient, options: SumMonitor
     `SELECT ${[...groupColumns, `"segment"`, ...monitorRollupSummedColumns.map((column) => `SUM("${column}") AS "${column}"`)].join(", ")} FROM (` +
     `SELECT ${[...groupColumns, `${segmentCase} AS "segment"`, ...monitorRollupSummedColumns.map((column) => `"${column}"`)].join(", ")} ` +
     `FROM "usage_monitor_rollups" WHERE ${organizations} AND (${within})) AS "segmented" GROUP BY ${[...groupColumns, `"segment"`].join(", ")}`;
-  const rows = await db.queryStatement({ sql, args });
+  // Hundreds of thousands of rows into tens of thousands of groups, once a minute: JIT compilation costs
+  // PostgreSQL more than it saves, and hashing the groups in memory beats sorting the rows by their text
+  // dimensions (3.1 s against 5-6 s for 350,000 rows into 36,000 groups on a loaded 2-core machine; the hash
+  // table took ~100 MB there, within 2 x work_mem, and spills to disk in batches beyond that).
+  const rows = await db.queryStatement({ sql, args, settings: windowSumSettings });
   // Group key -> segment index -> sums.
   const groups = new Map<string, { key: string[]; bySegment: Map<number, number[]> }>();
   for (const row of rows) {

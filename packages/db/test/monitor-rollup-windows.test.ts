@@ -53,6 +53,20 @@ describe.each(databaseTargets)("monitor rollup windows on $provider", (target) =
     }
   });
 
+  it.skipIf(target.skip)("applies a query's own settings to that query alone", async () => {
+    if (db.provider !== "postgresql") {
+      expect(await db.queryStatement({ sql: "SELECT 1 AS one", args: [], settings: { jit: "off" } })).toEqual([{ one: 1 }]);
+      return;
+    }
+    // The pool hands out the connection released last: a setting that leaked would show on the next queries.
+    const [before] = await db.queryStatement({ sql: "SELECT current_setting('work_mem') AS work_mem", args: [] });
+    const [scoped] = await db.queryStatement({ sql: "SELECT current_setting('work_mem') AS work_mem, current_setting('jit') AS jit", args: [], settings: { work_mem: "77MB", jit: "off" } });
+    expect(scoped).toEqual({ work_mem: "77MB", jit: "off" });
+    for (let round = 0; round < 4; round += 1) {
+      expect((await db.queryStatement({ sql: "SELECT current_setting('work_mem') AS work_mem", args: [] }))[0]).toEqual(before);
+    }
+  });
+
   it.skipIf(target.skip)("leaves out the organizations not asked for", async () => {
     const windows = await sumMonitorRollupWindows(db, { organizationIds: ["org_b"], end, windowsMinutes: [60], groupBy: ["organization_id", "model"] });
     expect(windows.get(60)!.map((row) => row.key)).toEqual([["org_b", "gpt"]]);

@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { claimEvaluatorLease, deleteExpiredMonitorRollups, releaseEvaluatorLease, type DatabaseClient, type SecretBox, type SqlClient } from "@gateway/db";
 import type { NotificationMailer } from "@gateway/pipeline";
 import type { DashboardLogger } from "../dashboard-logger.js";
-import { deliverMonitorEvents } from "./deliver-monitor-events.js";
+import { deliverMonitorEvents, type MonitorDeliveryRetry } from "./deliver-monitor-events.js";
 import { evaluateMonitorRules, type MonitorEvaluationResult } from "./evaluate-monitor-rules.js";
 
 /** The lease row of the monitor evaluator. */
@@ -20,6 +20,8 @@ export interface MonitorEvaluatorOptions {
   /** How long a lease lasts without renewal (default three intervals): another process takes over after it. */
   leaseMs?: number;
   deliveryTimeoutMs: number;
+  /** Retries of failed deliveries (default: 5 attempts, the first retry one interval later, then doubling). */
+  deliveryRetry?: MonitorDeliveryRetry;
   publicUrl: string;
   /** Names this process in the lease row (default host, pid and a random suffix). */
   holder?: string;
@@ -72,6 +74,7 @@ export function createMonitorEvaluator(options: MonitorEvaluatorOptions): Monito
       secretBox: options.secretBox,
       mailer: options.mailer,
       timeoutMs: options.deliveryTimeoutMs,
+      retry: options.deliveryRetry ?? { maxAttempts: 5, backoffMs: options.intervalMs },
       publicUrl: options.publicUrl,
       now,
       ...(options.fetch ? { fetch: options.fetch } : {}),

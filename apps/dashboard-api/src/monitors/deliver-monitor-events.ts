@@ -25,6 +25,8 @@ export interface DeliverMonitorEventsOptions {
   now(): Date;
   /** The `fetch` of webhook and Slack deliveries (tests); default the outbound address policy's. */
   fetch?: typeof fetch;
+  /** Retries of failed deliveries (default {@link defaultMonitorDeliveryRetry}). */
+  retry?: MonitorDeliveryRetry;
 }
 
 const metricLabels: Record<MonitorEventRecord["metric"], string> = {
@@ -85,49 +87,82 @@ export function monitorNotification(rule: Pick<MonitorRuleRecord, "name" | "desc
   };
 }
 
+/** How a failed delivery is retried. */
+export interface MonitorDeliveryRetry {
+  /** Attempts per delivery in all (the first one included); after the last failure the delivery is `failed`. */
+  maxAttempts: number;
+  /** The wait before the second attempt; each further wait doubles. */
+  backoffMs: number;
+}
+
+/** The default retry: 5 attempts over about 15 minutes (1, 2, 4 and 8 minutes apart). */
+export const defaultMonitorDeliveryRetry: MonitorDeliveryRetry = { maxAttempts: 5, backoffMs: 60_000 };
+
+/** Whether a pending delivery is due at `now` (never attempted, or its retry time has come). */
+const isDue = (delivery: MonitorDeliveryRecord, now: Date) => delivery.status === "pending" && (delivery.next_attempt_at === null || Date.parse(delivery.next_attempt_at) <= now.getTime());
+
 /**
- * Sends the pending deliveries of monitor events (the outbox the evaluator fills in the same
- * transaction as a state change) and records each outcome on the event: `delivered`, or `failed`
- * with the reason. Each event is claimed before sending (one sender, even with two evaluators);
- * a delivery is attempted once, and a failure is recorded, not retried. A process that dies
- * between the claim and the record leaves the delivery shown as `pending`.
+ * Sends the due deliveries of monitor events (the outbox the evaluator fills in the same
+ * transaction as a state change) and records every attempt on the event. A failed attempt
+ * (webhook or Slack 5xx, timeout, network error, SMTP failure) is retried with exponential
+ * backoff up to `retry.maxAttempts` in all, then the delivery is `failed`; a channel that is gone
+ * or disabled fails at once. Each event is claimed before sending (one sender, even with two
+ * evaluators) and a delivered channel is never sent again; a process that dies between the claim
+ * and the record leaves the delivery shown as `pending` (not resent: at most once).
  */
 export async function deliverMonitorEvents(options: DeliverMonitorEventsOptions): Promise<number> {
   const { database } = options;
+  const retry = options.retry ?? defaultMonitorDeliveryRetry;
   let attempted = 0;
   for (const event of await listPendingMonitorEvents(database)) {
+    // Only events with a delivery due now: the others wait for their retry time.
+    if (!event.deliveries.some((delivery) => isDue(delivery, options.now()))) continue;
     // Another evaluator (a former lease holder still finishing its tick) may be sending it already.
     if (!(await claimMonitorEventDeliveries(database, event.id))) continue;
     const rule = await getMonitorRule(database, event.organizationId, event.ruleId);
     const deliveries: MonitorDeliveryRecord[] = [];
     for (const delivery of event.deliveries) {
-      if (delivery.status !== "pending") {
+      const attemptedAt = options.now();
+      if (!isDue(delivery, attemptedAt)) {
         deliveries.push(delivery);
         continue;
       }
       attempted += 1;
       const channel = await getNotificationChannelWithConfig(database, event.organizationId, delivery.channel_id, { secretBox: options.secretBox });
-      const attemptedAt = options.now().toISOString();
+      const final = (error: string, channelName: string | null) => ({
+        ...delivery,
+        channel_name: channelName,
+        status: "failed" as const,
+        error,
+        attempted_at: attemptedAt.toISOString(),
+        next_attempt_at: null,
+        attempts: [...delivery.attempts, { attempted_at: attemptedAt.toISOString(), outcome: "failed" as const, error }],
+      });
       if (channel === null || rule === null) {
-        deliveries.push({ ...delivery, status: "failed", error: channel === null ? "The channel no longer exists." : "The monitor no longer exists.", attempted_at: attemptedAt });
+        deliveries.push(final(channel === null ? "The channel no longer exists." : "The monitor no longer exists.", channel?.name ?? delivery.channel_name));
         continue;
       }
       if (!channel.enabled) {
-        deliveries.push({ ...delivery, channel_name: channel.name, status: "failed", error: "The channel is disabled.", attempted_at: attemptedAt });
+        deliveries.push(final("The channel is disabled.", channel.name));
         continue;
       }
       const outcome = await deliverNotification(channel.config, monitorNotification(rule, event, options.publicUrl), {
         timeoutMs: options.timeoutMs,
         mailer: options.mailer,
         fetch: options.fetch,
-      });
-      await recordNotificationDelivery(database, channel.id, { ok: outcome.delivered, at: options.now() });
+      }).catch((error: unknown) => ({ delivered: false, status: null, failure: error instanceof Error ? error.message : "Not delivered." }));
+      await recordNotificationDelivery(database, channel.id, { ok: outcome.delivered, at: attemptedAt });
+      const error = outcome.delivered ? null : (outcome.failure ?? (outcome.status === null ? "Not delivered." : `HTTP ${outcome.status}`));
+      const attempts = [...delivery.attempts, { attempted_at: attemptedAt.toISOString(), outcome: outcome.delivered ? ("delivered" as const) : ("failed" as const), error }];
+      const retries = !outcome.delivered && attempts.length < retry.maxAttempts;
       deliveries.push({
         ...delivery,
         channel_name: channel.name,
-        status: outcome.delivered ? "delivered" : "failed",
-        error: outcome.delivered ? null : (outcome.failure ?? (outcome.status === null ? "Not delivered." : `HTTP ${outcome.status}`)),
-        attempted_at: attemptedAt,
+        status: outcome.delivered ? "delivered" : retries ? "pending" : "failed",
+        error,
+        attempted_at: attemptedAt.toISOString(),
+        next_attempt_at: retries ? new Date(attemptedAt.getTime() + retry.backoffMs * 2 ** (attempts.length - 1)).toISOString() : null,
+        attempts,
       });
     }
     await recordMonitorDeliveries(database, event.id, deliveries);

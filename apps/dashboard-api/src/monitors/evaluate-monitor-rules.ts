@@ -113,7 +113,7 @@ export async function evaluateMonitorRules(options: EvaluateMonitorRulesOptions)
                 windowStart,
                 windowEnd: end,
                 activityUrl: monitorActivityUrl({ metric: rule.metric, scopeKind: rule.scopeKind, scopeValue: each ? scopeValue : rule.scopeValue, start: windowStart, end }),
-                deliveries: rule.channelIds.map((channelId) => ({ channel_id: channelId, channel_name: null, status: "pending" as const, error: null, attempted_at: null })),
+                deliveries: rule.channelIds.map((channelId) => ({ channel_id: channelId, channel_name: null, status: "pending" as const, error: null, attempted_at: null, next_attempt_at: null, attempts: [] })),
                 occurredAt: now,
               },
       });
@@ -154,17 +154,20 @@ function decide(
  * kind adds those groups up by its own dimension here.
  */
 async function loadWindowSums(database: SqlClient, rules: readonly MonitorRuleRecord[], end: Date): Promise<Map<string, SumsByValue>> {
+  // Only the dimensions some rule scopes on (the organization always: every rule belongs to one).
+  const used = new Set<string>(rules.map((rule) => scopeDimension[rule.scopeKind]));
+  const groupBy = monitorRollupDimensions.filter((dimension) => dimension === "organization_id" || used.has(dimension));
   const windows = await sumMonitorRollupWindows(database, {
     organizationIds: [...new Set(rules.map((rule) => rule.organizationId))],
     end,
     windowsMinutes: [...new Set(rules.map((rule) => rule.windowMinutes))],
-    groupBy: monitorRollupDimensions,
+    groupBy,
   });
   const sums = new Map<string, SumsByValue>();
   for (const rule of rules) {
     const key = `${rule.windowMinutes}:${rule.scopeKind}`;
     if (sums.has(key)) continue;
-    const position = rule.scopeKind === "organization" ? -1 : monitorRollupDimensions.indexOf(scopeDimension[rule.scopeKind]);
+    const position = rule.scopeKind === "organization" ? -1 : groupBy.indexOf(scopeDimension[rule.scopeKind]);
     const byOrganization: SumsByValue = new Map();
     for (const row of windows.get(rule.windowMinutes) ?? []) {
       const organizationId = row.key[0]!;

@@ -306,7 +306,7 @@ export function createMonitorRoutes(services: DashboardServices): DashboardRoute
       path: "/api/monitors/{monitor_id}/events",
       operationId: "list_monitor_events",
       summary: "List a monitor's events",
-      description: "Its firing history, newest first: fired, renotified and resolved, each with the measured value and every channel's delivery outcome.",
+      description: "Its firing history, newest first: fired, renotified and resolved, each with the measured value and every channel's delivery: its status, every attempt and, while a failed delivery waits for its retry (exponential backoff, 5 attempts in all), `next_attempt_at`.",
       tag: "Monitors",
       access: "monitors:read",
       params,

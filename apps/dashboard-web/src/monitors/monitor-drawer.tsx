@@ -20,15 +20,26 @@ import { useMonitorScopeLabel } from "./use-monitor-scope-label.js";
 const eventTones: Record<MonitorEvent["kind"], BadgeTone> = { fired: "danger", renotified: "warning", resolved: "success" };
 const deliveryTones: Record<MonitorEvent["deliveries"][number]["status"], BadgeTone> = { pending: "neutral", delivered: "success", failed: "danger" };
 
-/** Where an event was sent: each channel with delivered, pending or failed (and why). */
+/** What a delivery's badge says: a pending delivery that already failed once is a retry. */
+const deliveryLabel = (delivery: MonitorEvent["deliveries"][number]) =>
+  delivery.status === "pending" && delivery.attempts.length > 0 ? "retrying" : delivery.status;
+
+/** Where an event was sent: each channel with delivered, pending, retrying or failed, why, and every attempt. */
 function Deliveries(props: { event: MonitorEvent }) {
   if (props.event.deliveries.length === 0) return <span className="small muted">recorded only</span>;
   return (
     <ul className="plain-list small">
       {props.event.deliveries.map((delivery) => (
         <li key={delivery.channel_id}>
-          {delivery.channel_name ?? <span className="muted">deleted channel</span>} <StatusBadge tone={deliveryTones[delivery.status]}>{delivery.status}</StatusBadge>
+          {delivery.channel_name ?? <span className="muted">deleted channel</span>}{" "}
+          <StatusBadge tone={delivery.status === "pending" && delivery.attempts.length > 0 ? "warning" : deliveryTones[delivery.status]}>{deliveryLabel(delivery)}</StatusBadge>
           {delivery.error ? <div className="muted">{delivery.error}</div> : null}
+          {delivery.attempts.length > 1 || (delivery.attempts.length === 1 && delivery.status !== "delivered") ? (
+            <div className="muted">
+              {delivery.attempts.length} {delivery.attempts.length === 1 ? "attempt" : "attempts"}
+              {delivery.next_attempt_at ? `, next ${formatRelativeTime(delivery.next_attempt_at)}` : ""}
+            </div>
+          ) : null}
         </li>
       ))}
     </ul>
