@@ -278,7 +278,9 @@ async function queryCallPage(
   after: TimeCursor | undefined,
   direction: "desc" | "asc",
 ): Promise<ActivityCall[]> {
-  if (direction === "asc") return queryCallWindow(db, filters, limit, after, direction);
+  // A session or a request id picks a handful of calls through its own index: one query over the
+  // whole range finds them at once, where windows would ask up to three times.
+  if (direction === "asc" || filters.sessionId !== undefined || filters.requestId !== undefined) return queryCallWindow(db, filters, limit, after, direction);
   const calls: ActivityCall[] = [];
   for (const window of newestFirstWindows({ ...(filters.from ? { from: filters.from } : {}), ...(filters.to ? { to: filters.to } : {}) }, after?.at, new Date())) {
     const { from: _from, to: _to, ...rest } = filters;
