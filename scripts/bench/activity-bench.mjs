@@ -8,7 +8,8 @@
 //   BENCH_ACTIVITY_EXPORT_ROWS (1000000), BENCH_ACTIVITY_SAMPLES (40 per filter),
 //   BENCH_ACTIVITY_TARGETS (postgresql,sqlite), BENCH_DATABASE_URL or TEST_DATABASE_URL (PostgreSQL;
 //   skipped when neither is set), BENCH_ACTIVITY_PG_SCHEMA (a named schema that is kept: seeded on the
-//   first run, migrated and reused by the next ones, so minutes of seeding are paid once).
+//   first run, migrated and reused by the next ones, so minutes of seeding are paid once),
+//   BENCH_ACTIVITY_SQLITE_FILE (a SQLite file that is kept the same way instead of a temp one).
 // On PostgreSQL it also measures a gateway serving BENCH_ACTIVITY_GATEWAY_RATE (1000) chat calls a
 // second into the same database (its usage writes land in the seeded tables) for
 // BENCH_ACTIVITY_GATEWAY_SECONDS (10) with the dashboard idle, then with a second process querying
@@ -30,9 +31,12 @@ const samples = Number(environment.BENCH_ACTIVITY_SAMPLES ?? "40");
 const targets = (environment.BENCH_ACTIVITY_TARGETS ?? "postgresql,sqlite").split(",");
 const postgresUrl = environment.BENCH_DATABASE_URL ?? environment.TEST_DATABASE_URL;
 const keptSchema = environment.BENCH_ACTIVITY_PG_SCHEMA;
+const keptSqliteFile = environment.BENCH_ACTIVITY_SQLITE_FILE;
 const gatewayRate = Number(environment.BENCH_ACTIVITY_GATEWAY_RATE ?? "1000");
 const gatewaySeconds = Number(environment.BENCH_ACTIVITY_GATEWAY_SECONDS ?? "10");
 const gatewayRounds = Number(environment.BENCH_ACTIVITY_GATEWAY_ROUNDS ?? "2");
+/** The export route's page size (apps/dashboard-api's activity routes). */
+const exportBatchSize = 5000;
 
 const shape = { days: 30, keys: 1000, models: 50, projects: 100, teams: 20, connections: 10, labels: 5 };
 const organizationId = "org_bench";
@@ -234,7 +238,7 @@ async function measureExport(db, iterateActivityCalls, limit) {
   let bytes = 0;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  outer: for await (const batch of iterateActivityCalls(db, { organizationId }, { batchSize: 1000 })) {
+  outer: for await (const batch of iterateActivityCalls(db, { organizationId }, { batchSize: exportBatchSize })) {
     // The route's NDJSON encoding of one page (one chunk per page).
     bytes += batch.map((call) => `${JSON.stringify(call)}\n`).join("").length;
     rows += batch.length;
@@ -246,7 +250,7 @@ async function measureExport(db, iterateActivityCalls, limit) {
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   console.log(
-    `  export (keyset pages of 1000, NDJSON-encoded in process): ${rows} rows in ${format(seconds, 2)} s = ${format(rows / seconds, 0)} rows/s ` +
+    `  export (keyset pages of ${exportBatchSize} as the route reads them, NDJSON-encoded in process): ${rows} rows in ${format(seconds, 2)} s = ${format(rows / seconds, 0)} rows/s ` +
       `(target >= 50000), ${format(bytes / 1e6)} MB of text, RSS growth ${format((peakRss - startRss) / 1e6)} MB (target < 50 MB); ` +
       `this process's CPU ${format(cpuSeconds, 2)} s (${format(rows / cpuSeconds, 0)} rows per CPU-second: on a busy machine the wall-clock rate undercounts)`,
   );
@@ -452,39 +456,55 @@ async function seedHourlyRollups(db) {
 }
 
 async function runSqlite(module) {
-  const directory = mkdtempSync(join(tmpdir(), "gateway-activity-bench-"));
-  const db = module.createDatabase({ url: `file:${join(directory, "bench.db")}` });
-  console.log(`SQLite: ${sqliteEvents.toLocaleString("en")} events over ${shape.days} days (temp file)`);
+  const directory = keptSqliteFile ? null : mkdtempSync(join(tmpdir(), "gateway-activity-bench-"));
+  const file = keptSqliteFile ?? join(directory, "bench.db");
+  const db = module.createDatabase({ url: `file:${file}` });
+  console.log(`SQLite: ${sqliteEvents.toLocaleString("en")} events over ${shape.days} days (${keptSqliteFile ? `kept in ${file}` : "temp file"})`);
   try {
     await db.migrate();
-    const nowMs = Date.now();
-    const expressions = eventExpressions("sqlite");
-    const columns = Object.keys(expressions);
-    const chunk = 100_000;
-    const seeded = await timeIt(async () => {
-      for (let start = 1; start <= sqliteEvents; start += chunk) {
-        const end = Math.min(sqliteEvents, start + chunk - 1);
-        await db.runStatements([
-          {
-            sql: `WITH RECURSIVE s(g) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT g + 1 FROM s WHERE g < CAST(? AS INTEGER))
-              INSERT INTO "usage_events" (${columns.map((column) => `"${column}"`).join(", ")})
-              SELECT ${columns.map((column) => expressions[column]).join(", ")} FROM (SELECT g, CAST(? AS INTEGER) AS n, CAST(? AS INTEGER) AS now_ms FROM s)`,
-            args: [start, end, sqliteEvents, nowMs],
-          },
-        ]);
-        process.stdout.write(`\r  seeding events: ${end.toLocaleString("en")}`);
-      }
-    });
-    process.stdout.write("\n");
-    await db.runStatements([{ sql: "ANALYZE", args: [] }]);
-    console.log(`  seeded in ${format(seeded.ms / 1000)} s`);
+    const seededBefore = keptSqliteFile ? await readSeededSqliteShape(db) : null;
+    if (seededBefore !== null && seededBefore.events !== sqliteEvents) throw new Error(`${file} holds ${seededBefore.events} events, not ${sqliteEvents}: delete it or name another`);
+    const nowMs = seededBefore?.nowMs ?? Date.now();
+    if (seededBefore === null) await seedSqlite(db, nowMs);
+    else console.log(`  reusing the ${seededBefore.events.toLocaleString("en")} events seeded at ${new Date(nowMs).toISOString()}`);
     await measureLists(db, sqliteEvents, nowMs, module.listActivityCalls, 150);
     await measureDetail(db, sqliteEvents, nowMs, module.getActivityCall);
     await measureSessions(db, module.listActivitySessions);
   } finally {
     await db.close();
-    rmSync(directory, { recursive: true, force: true });
+    if (directory !== null) rmSync(directory, { recursive: true, force: true });
   }
+}
+
+/** A kept SQLite file's seed (event count and the newest call's time), or null when it holds no events. */
+async function readSeededSqliteShape(db) {
+  const [row] = await db.queryStatement({ sql: `SELECT COUNT(*) AS events, MAX("occurred_at") AS newest FROM "usage_events"`, args: [] });
+  const events = Number(row.events);
+  return events === 0 ? null : { events, nowMs: new Date(String(row.newest)).getTime() };
+}
+
+/** Seeds the SQLite events (a recursive CTE, 100k rows a statement). */
+async function seedSqlite(db, nowMs) {
+  const expressions = eventExpressions("sqlite");
+  const columns = Object.keys(expressions);
+  const chunk = 100_000;
+  const seeded = await timeIt(async () => {
+    for (let start = 1; start <= sqliteEvents; start += chunk) {
+      const end = Math.min(sqliteEvents, start + chunk - 1);
+      await db.runStatements([
+        {
+          sql: `WITH RECURSIVE s(g) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT g + 1 FROM s WHERE g < CAST(? AS INTEGER))
+            INSERT INTO "usage_events" (${columns.map((column) => `"${column}"`).join(", ")})
+            SELECT ${columns.map((column) => expressions[column]).join(", ")} FROM (SELECT g, CAST(? AS INTEGER) AS n, CAST(? AS INTEGER) AS now_ms FROM s)`,
+          args: [start, end, sqliteEvents, nowMs],
+        },
+      ]);
+      process.stdout.write(`\r  seeding events: ${end.toLocaleString("en")}`);
+    }
+  });
+  process.stdout.write("\n");
+  await db.runStatements([{ sql: "ANALYZE", args: [] }]);
+  console.log(`  seeded in ${format(seeded.ms / 1000)} s`);
 }
 
 /** Runs the activity benchmark on the selected targets. */

@@ -1,5 +1,6 @@
 import { GatewayError } from "@gateway/errors";
 import type { DatabaseProvider } from "./database-url.js";
+import { newestFirstWindows } from "./activity-time-windows.js";
 import { decodeTimeCursor, encodeTimeCursor, pageSize, type Page, type TimeCursor } from "./repository-support.js";
 import {
   type SqlClient,
@@ -190,6 +191,11 @@ function addActivityFilters(sql: SqlConditions, filters: ActivityFilters): void 
       // Containment is what a GIN index on `metadata` serves.
       sql.add(`"metadata" @> ${sql.parameter(JSON.stringify({ [key]: value }))}::jsonb`);
     } else {
+      // The writer stores metadata as JSON.stringify's compact text, so a call with the pair holds
+      // `"key":"value"` spelled exactly so: that substring test is a cheap sieve (no JSON parsed
+      // for the ~99% of calls without it), json_extract stays the exact test of the rest.
+      const pair = `${JSON.stringify(key)}:${JSON.stringify(value)}`;
+      sql.add(`instr("metadata", ${sql.parameter(pair)}) > 0`);
       sql.add(`json_extract("metadata", ${sql.parameter(`$."${key.replace(/"/g, "")}"`)}) = ${sql.parameter(value)}`);
     }
   }
@@ -197,7 +203,10 @@ function addActivityFilters(sql: SqlConditions, filters: ActivityFilters): void 
   if (filters.minCostMicros !== undefined) sql.add(`"cost_micros" >= ${sql.bigint(filters.minCostMicros)}`);
   if (filters.maxCostMicros !== undefined) sql.add(`"cost_micros" <= ${sql.bigint(filters.maxCostMicros)}`);
   if (filters.guardrailFlagged !== undefined) {
-    sql.add(`"guardrail_flagged" = ${sql.parameter(sql.provider === "postgresql" ? filters.guardrailFlagged : filters.guardrailFlagged ? 1 : 0)}`);
+    // Literals, not parameters: only a literal lets the planners prove the partial index on
+    // flagged calls applies (SQLite keeps booleans as 0/1).
+    if (sql.provider === "postgresql") sql.add(filters.guardrailFlagged ? `"guardrail_flagged"` : `NOT "guardrail_flagged"`);
+    else sql.add(`"guardrail_flagged" = ${filters.guardrailFlagged ? 1 : 0}`);
   }
   sql.equals("budget_outcome", filters.budgetOutcome);
   sql.equals("rate_limit_outcome", filters.rateLimitOutcome);
@@ -258,8 +267,30 @@ function toActivityCall(row: Record<string, unknown>): ActivityCall {
   };
 }
 
-/** One keyset page of calls (internal: the cursor is already decoded). */
+/**
+ * One keyset page of calls (internal: the cursor is already decoded). Newest first, the range is
+ * read in time windows (see {@link newestFirstWindows}) until the page is full.
+ */
 async function queryCallPage(
+  db: SqlClient,
+  filters: ActivityFilters,
+  limit: number,
+  after: TimeCursor | undefined,
+  direction: "desc" | "asc",
+): Promise<ActivityCall[]> {
+  // A session or a request id picks a handful of calls through its own index: one query over the
+  // whole range finds them at once, where windows would ask up to three times.
+  if (direction === "asc" || filters.sessionId !== undefined || filters.requestId !== undefined) return queryCallWindow(db, filters, limit, after, direction);
+  const calls: ActivityCall[] = [];
+  for (const window of newestFirstWindows({ ...(filters.from ? { from: filters.from } : {}), ...(filters.to ? { to: filters.to } : {}) }, after?.at, new Date())) {
+    const { from: _from, to: _to, ...rest } = filters;
+    calls.push(...(await queryCallWindow(db, { ...rest, ...window }, limit - calls.length, after, direction)));
+    if (calls.length >= limit) break;
+  }
+  return calls;
+}
+
+async function queryCallWindow(
   db: SqlClient,
   filters: ActivityFilters,
   limit: number,
@@ -303,18 +334,26 @@ export interface IterateActivityCallsOptions {
 
 /**
  * Every call matching the filters, newest first, fetched in keyset pages of `batchSize` rows
- * (constant memory whatever the total; the export streams from here). Calls recorded after the
- * first page are newer than it and so never appear half way.
+ * (constant memory whatever the total: at most the page handed out and the next one; the export
+ * streams from here). The next page is asked for before a page is handed out, so the database
+ * reads it while the caller encodes this one. Calls recorded after the first page are newer than
+ * it and so never appear half way.
  */
 export async function* iterateActivityCalls(db: SqlClient, filters: ActivityFilters, options: IterateActivityCallsOptions = {}): AsyncGenerator<ActivityCall[]> {
   const batchSize = Math.max(1, Math.min(10_000, Math.floor(options.batchSize ?? 1000)));
-  let after: TimeCursor | undefined;
-  for (;;) {
-    const rows = await queryCallPage(db, filters, batchSize, after, "desc");
+  // A page read ahead may fail while the caller still encodes the previous one: it is marked as
+  // handled at once (the failure surfaces from the `await` below, or nowhere if the caller stopped).
+  const readAhead = (after: TimeCursor | undefined) => {
+    const page = queryCallPage(db, filters, batchSize, after, "desc");
+    page.catch(() => undefined);
+    return page;
+  };
+  let pending: Promise<ActivityCall[]> | null = readAhead(undefined);
+  while (pending !== null) {
+    const rows: ActivityCall[] = await pending;
+    const last = rows[rows.length - 1];
+    pending = rows.length === batchSize && last !== undefined ? readAhead({ at: last.occurredAt, id: last.id }) : null;
     if (rows.length > 0) yield rows;
-    if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1]!;
-    after = { at: last.occurredAt, id: last.id };
   }
 }
 

@@ -68,8 +68,10 @@ export function openSqlConnections(
     };
   }
   const schema = resolved.schema ?? "public";
-  // Raw SQL must see the same schema as Prisma's query compiler.
-  const pool = new pg.Pool({ connectionString: resolved.url, max: options.postgresqlPoolSize ?? 10, options: `-c search_path="${schema}"` });
+  // Raw SQL must see the same schema as Prisma's query compiler. JIT off: over the day partitions
+  // of usage_events a 30-day aggregate crosses jit_above_cost and compiles one function set per
+  // partition, seconds of LLVM for a query that runs in milliseconds.
+  const pool = new pg.Pool({ connectionString: resolved.url, max: options.postgresqlPoolSize ?? 10, options: `-c search_path="${schema}" -c jit=off` });
   pool.on("error", () => undefined); // an idle client's error is reported on its next use
   const masked = new URL(resolved.url);
   if (masked.password) masked.password = "****";

@@ -48,9 +48,19 @@ export interface UsageSeriesRow {
   timeToFirstByteCount: number;
 }
 
+/**
+ * The time bucket a row is grouped by. SQLite keeps Prisma's ISO-8601 text ("2026-03-01T10:00:00.000+00:00"):
+ * a prefix of it. PostgreSQL keeps a UTC `timestamp(3)`: truncated here and printed once per
+ * bucket by {@link bucketLabel} (formatting every row of a 30-day range cost more than summing it).
+ */
 function bucketExpression(provider: SqlClient["provider"], interval: UsageSeriesInterval, column: string): string {
-  // SQLite keeps Prisma's ISO-8601 text ("2026-03-01T10:00:00.000+00:00"); PostgreSQL a UTC `timestamp(3)`.
   if (provider === "sqlite") return interval === "hour" ? `substr(${column}, 1, 13)` : `substr(${column}, 1, 10)`;
+  return `date_trunc('${interval}', ${column})`;
+}
+
+/** The bucket's label (`YYYY-MM-DDTHH` or `YYYY-MM-DD`) from {@link bucketExpression}'s value. */
+function bucketLabel(provider: SqlClient["provider"], interval: UsageSeriesInterval, column: string): string {
+  if (provider === "sqlite") return column;
   return interval === "hour" ? `to_char(${column}, 'YYYY-MM-DD"T"HH24')` : `to_char(${column}, 'YYYY-MM-DD')`;
 }
 
@@ -169,7 +179,7 @@ export async function listUsageSeries(db: SqlClient, options: ListUsageSeriesOpt
       GROUP BY 1, 2`);
   }
   const outerHistogram = Array.from({ length: histogramSize }, (_, index) => `SUM(latency_le_${index}) AS latency_le_${index}`);
-  const sql = `SELECT bucket, group_key, SUM(request_count) AS request_count, SUM(error_count) AS error_count,
+  const sql = `SELECT ${bucketLabel(db.provider, options.interval, "bucket")} AS bucket, group_key, SUM(request_count) AS request_count, SUM(error_count) AS error_count,
     SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens, SUM(cache_read_tokens) AS cache_read_tokens,
     SUM(cache_write_tokens) AS cache_write_tokens, SUM(cost_micros) AS cost_micros, SUM(latency_total) AS latency_total,
     MAX(latency_max) AS latency_max, SUM(ttfb_total) AS ttfb_total, SUM(ttfb_count) AS ttfb_count, ${outerHistogram.join(", ")}

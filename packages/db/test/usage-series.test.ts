@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrganization, listUsageSeries, sumUsageEvents, usageLatencyBucketBoundsMs, writeUsageBatch, type Database } from "../src/index.js";
+import { createOrganization, listDailyUsage, listUsageSeries, sumUsageEvents, usageLatencyBucketBoundsMs, writeUsageBatch, type Database } from "../src/index.js";
 import { databaseTargets, type FreshDatabase } from "./database-targets.js";
 import { usageEvent } from "./usage-event-fixture.js";
 
@@ -143,6 +143,25 @@ describe.each(databaseTargets)("usage series and totals on $provider", (target) 
       ["2026-04-01", perKey.reduce((sum, row) => sum + row.requestCount, 0), perKey.reduce((sum, row) => sum + row.costMicros, 0), 5],
     ]);
     expect(one[0]!.requestCount).toBe(events.length);
+  });
+
+  it.skipIf(target.skip)("answers daily totals per API key from the daily rollups, equal to the sums of the recorded calls of each day and key", async () => {
+    const perKey = await listDailyUsage(db, { organizationId, fromDay: "2026-03-01", toDay: "2026-03-02", groupBy: ["key"] });
+    expect(perKey.map((row) => [row.day, row.apiKeyId, row.projectId, row.model])).toEqual([
+      ["2026-03-01", "key-a", null, null],
+      ["2026-03-01", "key-b", null, null],
+      ["2026-03-02", "key-a", null, null],
+    ]);
+    for (const row of perKey) {
+      const from = new Date(`${row.day}T00:00:00Z`);
+      const raw = await sumUsageEvents(db, { organizationId, from, to: new Date(from.getTime() + 86_400_000), apiKeyId: row.apiKeyId! });
+      expect([row.requestCount, row.errorCount, row.costMicros]).toEqual([raw.requestCount, raw.errorCount, raw.costMicros]);
+    }
+    // Filters narrow the rows; the other organization's call never counts.
+    const oneKey = await listDailyUsage(db, { organizationId, apiKeyId: "key-b", groupBy: ["project", "model"] });
+    expect(oneKey).toEqual([
+      expect.objectContaining({ day: "2026-03-01", projectId: "project-b", apiKeyId: null, requestCount: 1, costMicros: 50 }),
+    ]);
   });
 
   it.skipIf(target.skip)("sums the events of a scope since a time", async () => {
