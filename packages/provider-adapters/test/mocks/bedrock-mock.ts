@@ -44,6 +44,8 @@ export interface BedrockMock {
   requests: BedrockMockRequest[];
   /** Requests refused for their signature (error type per request). */
   refused: string[];
+  /** How many STS AssumeRole calls the mock answered. */
+  assumeRoleCalls(): number;
   /** Scripts the next answers (null: the default behaviour). */
   use(handler: BedrockMockHandler | null): void;
   /** Adds keys the mock accepts (as an assumed role's temporary keys are). */
@@ -67,6 +69,7 @@ export async function startBedrockMock(options: { keys: Record<string, { secretA
   const refused: string[] = [];
   const sockets = new Set<Socket>();
   let handler: BedrockMockHandler | null = null;
+  let assumedRoles = 0;
 
   const server = createServer(async (incoming, response) => {
     const chunks: Buffer[] = [];
@@ -80,7 +83,10 @@ export async function startBedrockMock(options: { keys: Record<string, { secretA
       if (isSts) return sendStsError(response, problem.errorType, problem.message);
       return sendJsonReply(response, { json: { message: problem.message }, status: 403, errorType: problem.errorType });
     }
-    if (isSts) return assumeRole(response, keys);
+    if (isSts) {
+      assumedRoles += 1;
+      return assumeRole(response, keys);
+    }
     const match = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|count-tokens)$/.exec(path.split("?")[0]!);
     let body: unknown;
     try {
@@ -107,6 +113,7 @@ export async function startBedrockMock(options: { keys: Record<string, { secretA
     region,
     requests,
     refused,
+    assumeRoleCalls: () => assumedRoles,
     use(next) {
       handler = next;
     },
