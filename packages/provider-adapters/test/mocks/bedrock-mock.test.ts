@@ -68,7 +68,7 @@ describe("the Bedrock mock, driven by @aws-sdk/client-bedrock-runtime", () => {
     const toolInputs = new Map<number, string>();
     const kinds: string[] = [];
     for await (const event of answer.stream!) {
-      kinds.push(Object.keys(event).find((key) => (event as Record<string, unknown>)[key] !== undefined)!);
+      kinds.push(Object.keys(event).find((key) => (event as unknown as Record<string, unknown>)[key] !== undefined)!);
       if (event.contentBlockDelta?.delta?.text !== undefined) text += event.contentBlockDelta.delta.text;
       const input = event.contentBlockDelta?.delta?.toolUse?.input;
       if (input !== undefined) toolInputs.set(event.contentBlockDelta!.contentBlockIndex!, (toolInputs.get(event.contentBlockDelta!.contentBlockIndex!) ?? "") + input);

@@ -102,6 +102,8 @@ export async function startBedrockMock(options: { keys: Record<string, { secretA
     if ("json" in reply) return sendJsonReply(response, reply);
     await sendEventStream(response, reply);
   });
+  // Node's 5 s default would close sockets a client still holds idle (Bedrock keeps them far longer).
+  server.keepAliveTimeout = 120_000;
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
