@@ -7,6 +7,7 @@ import type { DecisionRequest } from "../../decision/decision-contract.js";
 import { createHttpTransport, type HttpTransport } from "../../http-transport.js";
 import { servedEndpoints } from "../../model-endpoints.js";
 import { createProviderAdapter, providerOf } from "../provider-registry.js";
+import { bedrockModelIdOf } from "./bedrock-model-id.js";
 import { bedrockSettingsSchema } from "./bedrock-settings.js";
 
 let mock: BedrockMock;
@@ -120,6 +121,15 @@ describe("the bedrock provider", () => {
     expect(servedEndpoints(connection, "amazon/titan-embed-text-v2:0")).toEqual(["embeddings"]);
     expect(providerOf("bedrock")?.models).toContain("amazon/nova-pro-v1:0");
     expect(providerOf("bedrock")?.defaultPrices?.["anthropic/claude-sonnet-4-20250514-v1:0"]).toMatchObject({ input: 3, output: 15 });
+  });
+
+  it("calls the served <vendor>/<model> as Bedrock's <vendor>.<model> id, or the connection's own name for it (an inference profile ARN)", () => {
+    const connection = bedrockConnection(mock);
+    // The gateway sends other providers the name without its vendor segment; Bedrock needs it.
+    expect(bedrockModelIdOf({ connection, upstreamModel: "claude-sonnet-4-20250514-v1:0", qualifiedModel: "bedrock-test/anthropic/claude-sonnet-4-20250514-v1:0" })).toBe("anthropic.claude-sonnet-4-20250514-v1:0");
+    const arn = "arn:aws:bedrock:eu-west-1:123456789012:inference-profile/eu.anthropic.claude-sonnet-4-20250514-v1:0";
+    const named = bedrockConnection(mock, { upstreamModelNames: { "anthropic/claude-sonnet-4": arn } });
+    expect(bedrockModelIdOf({ connection: named, upstreamModel: arn, qualifiedModel: "bedrock-test/anthropic/claude-sonnet-4" })).toBe(arn);
   });
 
   it("reads its settings leniently: a bad region takes the default", () => {

@@ -1,6 +1,7 @@
 import type { ChatModel } from "../../provider-adapter.js";
 import { translateOrThrow } from "../../upstream-call.js";
 import type { BedrockClient } from "./bedrock-client.js";
+import { bedrockModelIdOf } from "./bedrock-model-id.js";
 import type { BedrockSettings } from "./bedrock-settings.js";
 import { convertChatRequestToConverse } from "./convert-chat-request-to-converse.js";
 import { convertConverseResponseToChat } from "./convert-converse-response-to-chat.js";
@@ -21,11 +22,11 @@ export function createBedrockChatModel(options: { client: BedrockClient; setting
       const call = translateOrThrow(provider, () => convertChatRequestToConverse(request, { defaultMaxTokens: settings.defaultMaxTokens }));
       const id = `chatcmpl-bedrock-${context.requestId}`;
       if (request.stream !== true) {
-        const response = await client.postJson("converse", target.upstreamModel, call.body, context);
+        const response = await client.postJson("converse", bedrockModelIdOf(target), call.body, context);
         const { completion, usage } = translateOrThrow(provider, () =>
           convertConverseResponseToChat(response.body, {
             id,
-            model: target.upstreamModel,
+            model: target.qualifiedModel,
             provider,
             created: Math.floor(Date.now() / 1000),
             ...(call.jsonResponseTool === undefined ? {} : { jsonResponseTool: call.jsonResponseTool }),
@@ -33,7 +34,7 @@ export function createBedrockChatModel(options: { client: BedrockClient; setting
         );
         return { kind: "json", status: response.status, body: completion, usage };
       }
-      const response = await client.postStream("converse-stream", target.upstreamModel, call.body, context);
+      const response = await client.postStream("converse-stream", bedrockModelIdOf(target), call.body, context);
       return {
         kind: "stream",
         status: response.status,

@@ -4,7 +4,6 @@ import type { AdapterConnection, ProviderCallContext } from "../../provider-adap
 import { lowerCaseKeys, malformedAnswer } from "../../upstream-call.js";
 import { credentialSecrets } from "./aws-credentials.js";
 import type { BedrockCredentialSource } from "./bedrock-credential-source.js";
-import { bedrockModelId } from "./bedrock-model-id.js";
 import type { BedrockSettings } from "./bedrock-settings.js";
 import { mapBedrockError } from "./map-bedrock-error.js";
 import { signAwsRequest } from "./sign-aws-request.js";
@@ -15,9 +14,9 @@ export type BedrockOperation = "converse" | "converse-stream" | "invoke" | "coun
 /** A signed JSON call of a Bedrock runtime operation. */
 export interface BedrockClient {
   /** Calls an operation and returns its 2xx JSON answer; an error answer throws the mapped GatewayError. */
-  postJson(operation: BedrockOperation, upstreamModel: string, body: Record<string, unknown>, context: ProviderCallContext): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }>;
+  postJson(operation: BedrockOperation, modelId: string, body: Record<string, unknown>, context: ProviderCallContext): Promise<{ status: number; body: Record<string, unknown>; headers: Record<string, string> }>;
   /** Calls a streaming operation and returns once its headers arrived (a 2xx answer); an error answer throws. */
-  postStream(operation: BedrockOperation, upstreamModel: string, body: Record<string, unknown>, context: ProviderCallContext): Promise<HttpStreamResponse>;
+  postStream(operation: BedrockOperation, modelId: string, body: Record<string, unknown>, context: ProviderCallContext): Promise<HttpStreamResponse>;
   /** The strings an error or log must never show: the credential and the keys that signed. */
   secrets(): readonly string[];
 }
@@ -44,8 +43,8 @@ export function createBedrockClient(options: {
   const seen = new Set<string>();
   const secrets = (): readonly string[] => [...(connection.credential === null ? [] : [connection.credential]), ...seen];
 
-  async function prepare(operation: BedrockOperation, upstreamModel: string, body: Record<string, unknown>, accept: string, context: ProviderCallContext) {
-    const url = `${base}/model/${encodeURIComponent(bedrockModelId(upstreamModel))}/${operation}`;
+  async function prepare(operation: BedrockOperation, modelId: string, body: Record<string, unknown>, accept: string, context: ProviderCallContext) {
+    const url = `${base}/model/${encodeURIComponent(modelId)}/${operation}`;
     let credentials;
     try {
       credentials = await options.credentials(context);
@@ -67,15 +66,15 @@ export function createBedrockClient(options: {
 
   return {
     secrets,
-    async postJson(operation, upstreamModel, body, context) {
-      const { url, headers } = await prepare(operation, upstreamModel, body, "application/json", context);
+    async postJson(operation, modelId, body, context) {
+      const { url, headers } = await prepare(operation, modelId, body, "application/json", context);
       const response = await transport.requestJson({ url, method: "POST", headers, body, context, provider: connection.name, ...(connection.timeouts === undefined ? {} : { timeouts: connection.timeouts }) });
       if (response.status < 200 || response.status >= 300) throw fail(response.status, response.headers, response.body);
       if (typeof response.body !== "object" || response.body === null || Array.isArray(response.body)) throw malformedAnswer(connection.name, "is not a JSON object");
       return { status: response.status, body: response.body as Record<string, unknown>, headers: response.headers };
     },
-    async postStream(operation, upstreamModel, body, context) {
-      const { url, headers } = await prepare(operation, upstreamModel, body, "application/vnd.amazon.eventstream", context);
+    async postStream(operation, modelId, body, context) {
+      const { url, headers } = await prepare(operation, modelId, body, "application/vnd.amazon.eventstream", context);
       const response = await transport.requestStream({ url, method: "POST", headers, body, context, provider: connection.name, ...(connection.timeouts === undefined ? {} : { timeouts: connection.timeouts }) });
       if (response.status < 200 || response.status >= 300) {
         const { body: errorBody } = await response.readJson();

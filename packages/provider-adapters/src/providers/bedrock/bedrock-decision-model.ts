@@ -4,7 +4,7 @@ import { parseStatedProbabilities, probabilitiesJsonSchema } from "../../decisio
 import type { DecisionModel } from "../../provider-adapter.js";
 import { malformedAnswer } from "../../upstream-call.js";
 import type { BedrockClient } from "./bedrock-client.js";
-import { bedrockModelId } from "./bedrock-model-id.js";
+import { bedrockModelIdOf } from "./bedrock-model-id.js";
 import { normalizeConverseUsage } from "./converse-usage.js";
 
 /** Name of the tool the model is asked to call with its probabilities. */
@@ -27,13 +27,13 @@ export function createBedrockDecisionModel(options: { client: BedrockClient; pro
     passthrough: [],
     logprobs: false,
     async decide(request, target, context) {
-      const modelId = bedrockModelId(target.upstreamModel);
+      const modelId = bedrockModelIdOf(target);
       const asker: DecisionAsker = {
         source: "stated",
         async askProbabilities(prompt, fields, callContext) {
           const response = await client.postJson(
             "converse",
-            target.upstreamModel,
+            modelId,
             {
               system: [{ text: prompt.system }],
               messages: [{ role: "user", content: [{ text: prompt.user }] }],

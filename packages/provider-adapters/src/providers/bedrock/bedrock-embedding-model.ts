@@ -2,7 +2,7 @@ import type { EmbeddingModel, ProviderCallContext } from "../../provider-adapter
 import { expectString, invalidRequest, isJsonObject, unsupportedFeature } from "../../formats/request-guards.js";
 import { malformedAnswer, translateOrThrow } from "../../upstream-call.js";
 import type { BedrockClient } from "./bedrock-client.js";
-import { bedrockModelId } from "./bedrock-model-id.js";
+import { bedrockModelIdOf } from "./bedrock-model-id.js";
 
 /** Titan embeddings v2's allowed output sizes. */
 const titanDimensions = new Set([256, 512, 1024]);
@@ -27,11 +27,11 @@ export function createBedrockEmbeddingModel(options: { client: BedrockClient; pr
   return {
     passthrough: ["openai-embeddings"],
     async embed(body, target, context) {
-      const modelId = bedrockModelId(target.upstreamModel);
+      const modelId = bedrockModelIdOf(target);
       const family = /(?:^|\.)amazon\.titan-embed/.test(modelId) ? "titan" : /(?:^|\.)cohere\.embed/.test(modelId) ? "cohere" : undefined;
       if (family === undefined) throw unsupportedFeature("model", `The Bedrock model '${modelId}' is not a Titan or Cohere embedding model.`);
       const request = translateOrThrow(provider, () => readEmbeddingsRequest(body, family, modelId));
-      const { vectors, inputTokens } = family === "titan" ? await embedWithTitan(client, target.upstreamModel, request, context, provider) : await embedWithCohere(client, target.upstreamModel, request, context, provider);
+      const { vectors, inputTokens } = family === "titan" ? await embedWithTitan(client, modelId, request, context, provider) : await embedWithCohere(client, modelId, request, context, provider);
       const answer = {
         object: "list",
         data: vectors.map((vector, index) => ({ object: "embedding", index, embedding: request.base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector })),

@@ -4,12 +4,12 @@ import type { TokenCounter } from "../../provider-adapter.js";
 import { countTokensLocally } from "../../token-counting/count-tokens-locally.js";
 import { malformedAnswer, translateOrThrow, translateOrThrowAsync } from "../../upstream-call.js";
 import type { BedrockClient } from "./bedrock-client.js";
-import { bedrockModelId } from "./bedrock-model-id.js";
+import { bedrockModelIdOf } from "./bedrock-model-id.js";
 import { convertChatRequestToConverse } from "./convert-chat-request-to-converse.js";
 
-/** Whether Bedrock's CountTokens API counts for a model (Anthropic Claude models). */
-export function bedrockCountsTokens(upstreamModel: string): boolean {
-  return /(?:^|[.:/])anthropic\.claude/.test(bedrockModelId(upstreamModel));
+/** Whether Bedrock's CountTokens API counts for a model id (Anthropic Claude models). */
+export function bedrockCountsTokens(modelId: string): boolean {
+  return /(?:^|[.:/])anthropic\.claude/.test(modelId);
 }
 
 /**
@@ -22,7 +22,8 @@ export function createBedrockTokenCounter(options: { client: BedrockClient; prov
   return {
     passthrough: [],
     async countTokens(body, target, context) {
-      if (!bedrockCountsTokens(target.upstreamModel)) {
+      const modelId = bedrockModelIdOf(target);
+      if (!bedrockCountsTokens(modelId)) {
         const count = await translateOrThrowAsync(provider, () => countTokensLocally(body, target.upstreamModel));
         return { inputTokens: count.inputTokens, local: true, exact: count.exact };
       }
@@ -31,7 +32,7 @@ export function createBedrockTokenCounter(options: { client: BedrockClient; prov
         return convertChatRequestToConverse(chat, { defaultMaxTokens: 1 }).body;
       });
       const input = { messages: converse.messages, ...(converse.system === undefined ? {} : { system: converse.system }), ...(converse.toolConfig === undefined ? {} : { toolConfig: converse.toolConfig }) };
-      const response = await client.postJson("count-tokens", target.upstreamModel, { input: { converse: input } }, context);
+      const response = await client.postJson("count-tokens", modelId, { input: { converse: input } }, context);
       const inputTokens = response.body.inputTokens;
       if (typeof inputTokens !== "number" || !Number.isInteger(inputTokens) || inputTokens < 0) throw malformedAnswer(provider, "has no valid inputTokens");
       return { inputTokens, local: false };
