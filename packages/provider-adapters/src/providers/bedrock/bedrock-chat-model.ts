@@ -40,7 +40,7 @@ export function createBedrockChatModel(options: { client: BedrockClient; setting
         status: response.status,
         format: null,
         frames: decodeConverseStream(response.body, {
-          id,
+          id: null,
           model: target.qualifiedModel,
           provider,
           secrets: client.secrets(),

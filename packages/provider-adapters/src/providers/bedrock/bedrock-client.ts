@@ -51,7 +51,11 @@ export function createBedrockClient(options: {
     } catch (error) {
       throw withProvider(error, connection.name);
     }
-    for (const secret of credentialSecrets(credentials)) seen.add(secret);
+    for (const secret of credentialSecrets(credentials)) {
+      seen.add(secret);
+      // Assumed-role keys change hourly: the newest few are enough (an error quotes the keys that signed it).
+      if (seen.size > 12) seen.delete(seen.values().next().value!);
+    }
     const headers = await signAwsRequest({
       request: { url, method: "POST", headers: { ...lowerCaseKeys(connection.headers), accept, "content-type": "application/json" }, body: JSON.stringify(body) },
       credentials,

@@ -11,8 +11,8 @@ import { EventStreamFramingError, type EventStreamMessage, readEventStreamMessag
 
 /** Options of {@link decodeConverseStream}. */
 export interface DecodeConverseStreamOptions {
-  /** The answer's id (Converse streams carry none) and model, for the `start` part. */
-  id: string;
+  /** The answer's id (Converse streams carry none: null lets the caller's encoder name it) and model, for the `start` part. */
+  id: string | null;
   model: string;
   /** The forced tool of a translated `response_format`: its input streams as text. */
   jsonResponseTool?: string;
@@ -142,7 +142,7 @@ export async function* decodeConverseStream(body: AsyncIterable<Uint8Array>, opt
     }
   } catch (error) {
     if (!(error instanceof EventStreamFramingError)) throw error;
-    yield frame([{ type: "error", error: malformedStreamEventError(error.message.replace(/\.$/, "")) }]);
+    yield frame([{ type: "error", error: error.truncated ? truncatedStreamError() : malformedStreamEventError(`a corrupt binary event stream frame (${error.problem})`) }]);
     return;
   }
   yield finished ? ending(usage === undefined ? [] : [{ type: "usage", usage }]) : frame([{ type: "error", error: truncatedStreamError() }]);

@@ -15,9 +15,15 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
 /** A framing or checksum failure of the binary event stream. */
 export class EventStreamFramingError extends Error {
-  constructor(problem: string, options?: { cause?: unknown }) {
-    super(`The binary event stream is corrupt: ${problem}.`, options);
+  /** What is wrong (never the bytes themselves). */
+  readonly problem: string;
+  /** True when the body ended inside a message (a cut stream) rather than a corrupt one. */
+  readonly truncated: boolean;
+  constructor(problem: string, options: { cause?: unknown; truncated?: boolean } = {}) {
+    super(`The binary event stream is corrupt: ${problem}.`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "EventStreamFramingError";
+    this.problem = problem;
+    this.truncated = options.truncated === true;
   }
 }
 
@@ -39,7 +45,7 @@ export async function* readEventStreamMessages(body: AsyncIterable<Uint8Array>):
       buffered = buffered.subarray(totalLength);
     }
   }
-  if (buffered.length > 0) throw new EventStreamFramingError("the stream ended inside a message");
+  if (buffered.length > 0) throw new EventStreamFramingError("the stream ended inside a message", { truncated: true });
 }
 
 function toMessage(bytes: Uint8Array): EventStreamMessage {
