@@ -7,7 +7,7 @@ import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { RoutePlan } from "./resolve-route.js";
 import { type RequestContents, scanRequestContents } from "./scan-request-contents.js";
-import { servedModelOf } from "./settle-cost.js";
+import { priceOfConnectionModel, servedModelOf } from "./settle-cost.js";
 
 /** Characters per token of the cheap token estimates (OpenAI's rule of thumb for English text). */
 export const charactersPerToken = 4;
@@ -64,7 +64,7 @@ export function estimateChatAdmission(input: {
   for (const target of input.plan.targets) {
     const connection = target.connection as TargetConnection;
     const model = servedModelOf(target);
-    const price = withModelLimits(resolveModelPrice({ model, connectionPrices: connection.prices ?? null }), model);
+    const price = withModelLimits(priceOfConnectionModel(connection, model), model);
     const mediaTokens = mediaTokensOf(contents, model, connection.kind ?? "openai");
     const maxOutputTokens = requestCap ?? adapterDefaultCap(connection);
     if (hasTokenLimit) {
@@ -118,10 +118,11 @@ interface TargetConnection {
 
 /**
  * The cap an adapter sends when the request has none: Anthropic requires `max_tokens`, so a
- * translated request gets the connection's `defaultMaxTokens`, else the adapter's default.
+ * translated request gets the connection's `defaultMaxTokens`, else the adapter's default
+ * (4096; Bedrock's Converse `maxTokens` likewise).
  */
 function adapterDefaultCap(connection: TargetConnection): number | null {
-  if (connection.kind !== "anthropic") return null;
+  if (connection.kind !== "anthropic" && connection.kind !== "bedrock") return null;
   const configured = connection.defaultMaxTokens;
   return typeof configured === "number" && Number.isInteger(configured) && configured > 0 ? configured : anthropicDefaultMaxTokens;
 }

@@ -1,6 +1,7 @@
 import type { ModelPrice } from "@gateway/contracts";
 import { computeCostMicros, resolveModelPrice } from "@gateway/budget";
 import type { NormalizedUsage } from "@gateway/contracts";
+import { providerOf } from "@gateway/provider-adapters";
 import type { CallTarget } from "./call-target.js";
 
 /** The model id a target asks its connection for (`<vendor>/<model>`), as prices are keyed. */
@@ -10,11 +11,20 @@ export function servedModelOf(target: CallTarget): string {
 
 /**
  * The price of a target: the connection's `prices[<vendor>/<model>]` (from the snapshot),
- * else `@gateway/budget`'s default price table, else null (unknown: the call costs 0).
+ * else its provider's default prices (Bedrock's model ids), else `@gateway/budget`'s default
+ * price table, else null (unknown: the call costs 0).
  */
 export function priceOfTarget(target: CallTarget): ModelPrice | null {
-  const connectionPrices = (target.connection as { prices?: Record<string, ModelPrice> }).prices;
-  return resolveModelPrice({ model: servedModelOf(target), connectionPrices: connectionPrices ?? null });
+  return priceOfConnectionModel(target.connection as { kind?: string; prices?: Record<string, ModelPrice> }, servedModelOf(target));
+}
+
+/** {@link priceOfTarget} for a connection and a `<vendor>/<model>` it serves. */
+export function priceOfConnectionModel(connection: { kind?: string; prices?: Readonly<Record<string, ModelPrice>> | null }, model: string): ModelPrice | null {
+  const own = connection.prices == null ? null : resolveModelPrice({ model, connectionPrices: connection.prices, defaultPrices: {} });
+  if (own !== null) return own;
+  const providerPrices = connection.kind === undefined ? undefined : providerOf(connection.kind)?.defaultPrices;
+  if (providerPrices !== undefined && Object.hasOwn(providerPrices, model)) return providerPrices[model]!;
+  return resolveModelPrice({ model, connectionPrices: null });
 }
 
 /**
