@@ -4,6 +4,8 @@ import { describeApiKey, generateApiKey, isApiKeyFormat } from "./api-key.js";
 import { afterTimeCursor, decodeTimeCursor, holdsValues, pageSize, runInTransaction, toPage, translateWrite, type Page } from "./repository-support.js";
 import type { ProjectRecord } from "./projects.js";
 import type { OrganizationRecord } from "./organizations.js";
+import { type ApiKeyRevocation, revokeApiKeyStatement } from "./revoke-api-key-statement.js";
+import type { SqlClient } from "./sql-client.js";
 
 /** An API key row (only the hash of the secret is stored). */
 export interface ApiKeyRecord {
@@ -173,13 +175,21 @@ export async function updateApiKey(
  * Revokes a key permanently, with the MCP tokens issued for it (they act as the key); the rows
  * stay as audit evidence. Revoking again keeps the first `revokedAt`/`revokedByUserId`;
  * `revoked` tells whether this call revoked it (false when it already was, so callers audit a
- * revocation once). 404 when the key is not in the organization.
+ * revocation once) and `before` is the row it revoked. 404 when the key is not in the
+ * organization. With the raw driver (an open `Database`) it is one statement on PostgreSQL
+ * ({@link revokeApiKeyStatement}); a Prisma transaction client takes the Prisma path.
  */
 export async function revokeApiKey(
-  db: DatabaseClient,
+  db: DatabaseClient | (DatabaseClient & SqlClient),
   input: { organizationId: string; id: string; revokedByUserId?: string | null; now?: Date },
-): Promise<{ apiKey: ApiKeyRecord; revoked: boolean }> {
+): Promise<ApiKeyRevocation> {
   const revocation = { revokedAt: input.now ?? new Date(), revokedByUserId: input.revokedByUserId ?? null };
+  if ("queryStatement" in db) {
+    const result = await revokeApiKeyStatement(db, { organizationId: input.organizationId, id: input.id, now: revocation.revokedAt, revokedByUserId: revocation.revokedByUserId });
+    if (result === null) throw new GatewayError("not_found", { message: "api key not found" });
+    return result;
+  }
+  const before = await getApiKey(db, input.organizationId, input.id);
   const result = await runInTransaction(db, async (transaction) => {
     const keys = await transaction.prisma.apiKey.updateMany({ where: { id: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation });
     await transaction.prisma.mcpToken.updateMany({ where: { apiKeyId: input.id, organizationId: input.organizationId, revokedAt: null }, data: revocation });
@@ -187,7 +197,7 @@ export async function revokeApiKey(
   });
   const key = await getApiKey(db, input.organizationId, input.id);
   if (!key) throw new GatewayError("not_found", { message: "api key not found" });
-  return { apiKey: key, revoked: result.count > 0 };
+  return { apiKey: key, revoked: result.count > 0, before: result.count > 0 ? before : null };
 }
 
 /** Batched "last used" update (does not change the control-plane version). */

@@ -1,5 +1,7 @@
 import type { DatabaseClient } from "./create-database.js";
 import { AUDIT_ACTOR_KINDS } from "./enums.js";
+import { type SqlClient, sqlPlaceholder, sqlTimestamp } from "./sql-client.js";
+import { timeOrderedId } from "./time-ordered-id.js";
 import { afterTimeCursor, decodeTimeCursor, pageSize, requireOneOf, toPage, type Page } from "./repository-support.js";
 
 /** One change made through the dashboard, the config file or the system. Never put secrets in before/after. */
@@ -59,9 +61,38 @@ export async function appendAuditEvents(db: DatabaseClient, events: AuditEventIn
   return (await db.prisma.auditEvent.createMany({ data: events.map(toData) })).count;
 }
 
-/** Appends one audit event and answers it. */
-export async function appendAuditEvent(db: DatabaseClient, event: AuditEventInput): Promise<AuditEventRecord> {
-  return toRecord(await db.prisma.auditEvent.create({ data: toData(event) }));
+/**
+ * Appends one audit event and answers it. With the raw driver (an open `Database`) it is one
+ * INSERT there: every dashboard change writes one, and Prisma's query compiler costs more than
+ * the row.
+ */
+export async function appendAuditEvent(db: DatabaseClient | (DatabaseClient & SqlClient), event: AuditEventInput): Promise<AuditEventRecord> {
+  const data = toData(event);
+  if (!("runStatements" in db)) return toRecord(await db.prisma.auditEvent.create({ data }));
+  const record: AuditEventRecord = { id: timeOrderedId(), ...data, before: data.before ?? null, after: data.after ?? null };
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  const values = [
+    record.id,
+    record.organizationId,
+    record.actorKind,
+    record.actorId,
+    record.action,
+    record.targetType,
+    record.targetId,
+    json(record.before),
+    json(record.after),
+    record.ipAddress,
+    record.requestId,
+    sqlTimestamp(db.provider, record.occurredAt),
+  ];
+  const placeholders = values.map((_, index) => `${sqlPlaceholder(db.provider, index + 1)}${db.provider === "postgresql" && (index === 7 || index === 8) ? "::jsonb" : ""}`);
+  await db.runStatements([
+    {
+      sql: `INSERT INTO "audit_events" ("id", "organization_id", "actor_kind", "actor_id", "action", "target_type", "target_id", "before", "after", "ip_address", "request_id", "occurred_at") VALUES (${placeholders.join(", ")})`,
+      args: values,
+    },
+  ]);
+  return record;
 }
 
 /**

@@ -138,6 +138,8 @@ export {
   deleteExpiredLoginSessions,
 } from "./login-sessions.js";
 export type { LoginSessionRecord, ActiveLoginSession } from "./login-sessions.js";
+export { findSessionPrincipal, listUserMemberships, touchSessionLastSeen } from "./session-principal.js";
+export type { SessionPrincipalRow, UserMembershipRow } from "./session-principal.js";
 
 // Teams and projects
 export {
@@ -169,6 +171,7 @@ export {
   touchApiKeysLastUsed,
 } from "./api-keys.js";
 export type { ApiKeyRecord, ApiKeyInput, ApiKeyStatus, ListApiKeysPageOptions } from "./api-keys.js";
+export type { ApiKeyRevocation } from "./revoke-api-key-statement.js";
 export {
   createConnection,
   upsertConnectionByName,

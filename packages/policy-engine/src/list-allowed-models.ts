@@ -1,6 +1,6 @@
 import type { AccessIndex, OrganizationAccess, PolicyChain, ScopePolicies } from "./access-index.js";
 import type { AccessCaller, AccessConnection, AccessRoute } from "./access-snapshot.js";
-import type { PolicyDecision } from "./evaluate-model-policy.js";
+import { evaluateModelPolicy, type PolicyDecision } from "./evaluate-model-policy.js";
 import { isModelUsable, type ResolvedRouteTarget } from "./resolve-model.js";
 
 /** One entry of the caller's model list. */
@@ -25,9 +25,8 @@ export function listAllowedModels<TConnection extends AccessConnection, TRoute e
   const chain = options.index.chainOf(options);
   const cached = chain.artefacts.get(artefactName) as readonly AllowedModel<TConnection, TRoute>[] | undefined;
   if (cached) return cached;
-  const organization = options.index.organization(options.organizationId);
   const unrestricted = unrestrictedListOf(options.index, options.organizationId);
-  const list = restricts(chain, unrestricted.names) ? listModels(options, organization, new Map()) : unrestricted.models;
+  const list = restricts(chain, unrestricted.names) ? restrictedList(options, unrestricted.models) : unrestricted.models;
   chain.artefacts.set(artefactName, list);
   return list;
 }
@@ -92,6 +91,39 @@ function restricts(chain: PolicyChain, names: readonly string[]): boolean {
 
 /** Per level of an index (a level belongs to one organization, and so to one set of names). */
 const levelRestricts = new WeakMap<ScopePolicies, boolean>();
+
+/**
+ * A restricting chain's list, derived from the organization's list without policies: the same
+ * entries in the same order, each model and alias kept when the chain allows its name, an
+ * alias's targets narrowed to those the chain allows (dropped when none is left). What
+ * `resolveModel` answers, without resolving anything again: one policy decision per distinct name.
+ */
+function restrictedList<TConnection extends AccessConnection, TRoute extends AccessRoute>(
+  options: AccessCaller & { index: AccessIndex<TConnection, TRoute> },
+  unrestricted: readonly AllowedModel<TConnection, TRoute>[],
+): readonly AllowedModel<TConnection, TRoute>[] {
+  const decisions = new Map<string, boolean>();
+  const allows = (model: string): boolean => {
+    let allowed = decisions.get(model);
+    if (allowed === undefined) {
+      allowed = evaluateModelPolicy({ index: options.index, organizationId: options.organizationId, projectId: options.projectId, apiKeyId: options.apiKeyId, model }).allowed;
+      decisions.set(model, allowed);
+    }
+    return allowed;
+  };
+  const models: AllowedModel<TConnection, TRoute>[] = [];
+  for (const entry of unrestricted) {
+    if (!allows(entry.id)) continue;
+    if (entry.kind === "model") {
+      models.push(entry);
+      continue;
+    }
+    const targets = entry.targets.filter((target) => allows(target.qualifiedModel));
+    if (targets.length === entry.targets.length) models.push(entry);
+    else if (targets.length > 0) models.push({ ...entry, targets: Object.freeze(targets) });
+  }
+  return Object.freeze(models);
+}
 
 /** The listing itself; `decisions` remembers the policy decisions of one listing (many aliases share targets). */
 function listModels<TConnection extends AccessConnection, TRoute extends AccessRoute>(

@@ -19,7 +19,7 @@ import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js"
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { recordAuditEvent } from "../services/record-audit-event.js";
 import { authSessionSchema, presentSessionOrganization } from "./session-object.js";
-import { createLoginSession, loadAuthSession } from "./session-store.js";
+import { authSessionOf, createLoginSession, loadAuthSession } from "./session-store.js";
 import { ssoStartPath } from "./sso/sso-routes.js";
 
 const loginBody = z.object({
@@ -153,7 +153,7 @@ export function createAuthRoutes(services: DashboardServices): DashboardRoute[] 
       access: "session",
       responses: [{ status: 200, description: "The login session", schema: authSessionSchema }],
       async handler({ principal }) {
-        const body = await loadAuthSession(services, { userId: principal.userId, organizationId: principal.organization.id, expiresAt: principal.expiresAt });
+        const body = await authSessionOf(services, principal);
         return { status: 200, body, headers: { "cache-control": "no-store" } };
       },
     }),

@@ -1,15 +1,13 @@
 import type { Request } from "express";
 import {
   createLoginSession as storeLoginSession,
-  findActiveLoginSession,
+  findSessionPrincipal,
   generateSessionId,
-  getMembership,
   getUser,
   hashToken,
-  listMembershipsOfUser,
   listProjectIdsOfUser,
-  listTeamRolesOfUser,
-  touchLoginSession,
+  listUserMemberships,
+  touchSessionLastSeen,
 } from "@gateway/db";
 import type { DashboardServices } from "../services/dashboard-services.js";
 import { readCookie, sessionCookieName } from "../http/session-cookie.js";
@@ -42,86 +40,86 @@ export async function createLoginSession(
 }
 
 /**
- * The user's role in each organization: the most powerful of the membership role and the
- * roles of the user's teams there (a team member's own team role, else the team's default).
+ * The most powerful of a membership's role and the user's team roles in that organization (a
+ * team member's own team role, else the team's default); undefined when none is a known role.
  */
-export async function effectiveRoles(services: DashboardServices, userId: string, memberships: { organizationId: string; role: string }[]): Promise<Map<string, Role>> {
-  const organizationId = memberships.length === 1 ? memberships[0]!.organizationId : undefined;
-  const teamRoles = await listTeamRolesOfUser(services.database, userId, organizationId);
-  const result = new Map<string, Role>();
-  for (const membership of memberships) {
-    const candidates = [membership.role, ...teamRoles.filter((row) => row.organizationId === membership.organizationId).map((row) => row.role)];
-    const valid = candidates.filter(isRole);
-    if (valid.length === 0) continue;
-    result.set(membership.organizationId, valid.reduce((best, role) => (roles.indexOf(role) < roles.indexOf(best) ? role : best)));
+export function effectiveRole(membershipRole: string, teamRoles: readonly string[]): Role | undefined {
+  let best: Role | undefined;
+  for (const candidate of [membershipRole, ...teamRoles]) {
+    if (!isRole(candidate)) continue;
+    if (best === undefined || roles.indexOf(candidate) < roles.indexOf(best)) best = candidate;
   }
-  return result;
-}
-
-/**
- * The projects a user is assigned to. Owners and admins act on every project of the organization
- * whatever this holds (`allProjects`): their access is never an enumeration of the projects, so
- * resolving them costs the same at 10 projects or 10,000.
- */
-export async function projectIdsFor(services: DashboardServices, input: { userId: string; organizationId: string }): Promise<string[]> {
-  return listProjectIdsOfUser(services.database, input.organizationId, input.userId);
+  return best;
 }
 
 /**
  * Resolves the `gateway_session` cookie to the signed-in user. Null when the cookie is absent
  * or unknown, the session expired or was revoked, the account is disabled, or the membership
  * of the session's organization no longer exists. The role is read fresh on every request,
- * so a role change or removal takes effect at once.
+ * so a role change or removal takes effect at once. One statement whatever the number of
+ * projects (owners and admins act on every project without listing them, `allProjects`).
  */
 export async function resolvePrincipal(services: DashboardServices, request: Request): Promise<DashboardPrincipal | null> {
   const cookieValue = readCookie(request, sessionCookieName);
   if (cookieValue === undefined || cookieValue === "" || cookieValue.length > 512) return null;
   const now = services.now();
   const sessionHash = hashToken(cookieValue);
-  const session = await findActiveLoginSession(services.database, sessionHash, now);
+  const session = await findSessionPrincipal(services.database, sessionHash, now);
   if (session === null) return null;
-  if (session.user.disabledAt !== null || session.organization === null || session.organizationId === null) return null;
-  const membership = await getMembership(services.database, session.organizationId, session.userId);
-  if (membership === null) return null;
-  const role = (await effectiveRoles(services, session.userId, [membership])).get(membership.organizationId);
+  const role = effectiveRole(session.membershipRole, session.teamRoles);
   if (role === undefined) return null;
   if (now.getTime() - session.lastSeenAt.getTime() > lastSeenResolutionMs) {
-    await touchLoginSession(services.database, session.id, { lastSeenAt: now }).catch(() => undefined);
+    await touchSessionLastSeen(services.database, session.sessionId, now).catch(() => undefined);
   }
   return {
-    sessionId: session.id,
+    sessionId: session.sessionId,
     sessionHash,
     userId: session.userId,
-    email: session.user.email,
-    name: session.user.name,
-    organization: { id: session.organization.id, name: session.organization.name, slug: session.organization.slug },
+    email: session.email,
+    name: session.name,
+    organization: session.organization,
     role,
     permissions: new Set(permissionsForRole(role)),
-    projectIds: await projectIdsFor(services, { userId: session.userId, organizationId: session.organizationId }),
+    projectIds: session.projectIds,
     allProjects: rolesWithAllProjects.includes(role),
     expiresAt: session.expiresAt,
   };
 }
 
-/** Builds the `auth.session` object for a user in one organization. */
+/** Builds the `auth.session` object of the signed-in principal (one statement: the memberships). */
+export async function authSessionOf(services: DashboardServices, principal: DashboardPrincipal): Promise<AuthSession> {
+  const memberships = await listUserMemberships(services.database, principal.userId);
+  return buildAuthSession({
+    user: { id: principal.userId, email: principal.email, name: principal.name },
+    memberships: memberships.map((membership) => ({ organization: membership.organization, role: effectiveRole(membership.membershipRole, membership.teamRoles) ?? membership.membershipRole })),
+    organization: principal.organization,
+    role: principal.role,
+    permissions: [...principal.permissions],
+    projectIds: principal.projectIds,
+    allProjects: principal.allProjects,
+    expiresAt: principal.expiresAt,
+    gatewayUrl: services.settings.gatewayPublicUrl,
+  });
+}
+
+/** Builds the `auth.session` object for a user in one organization (after a login). */
 export async function loadAuthSession(
   services: DashboardServices,
   input: { userId: string; organizationId: string; expiresAt: Date },
 ): Promise<AuthSession> {
   const user = await getUser(services.database, input.userId);
   if (user === null) throw new Error("The session's account is gone.");
-  const memberships = await listMembershipsOfUser(services.database, user.id);
-  const current = memberships.find((membership) => membership.organizationId === input.organizationId);
-  const rolesByOrganization = await effectiveRoles(services, user.id, memberships);
-  const role = rolesByOrganization.get(input.organizationId);
+  const memberships = await listUserMemberships(services.database, user.id);
+  const current = memberships.find((membership) => membership.organization.id === input.organizationId);
+  const role = current === undefined ? undefined : effectiveRole(current.membershipRole, current.teamRoles);
   if (current === undefined || role === undefined) throw new Error("The session's membership is gone.");
   return buildAuthSession({
     user: { id: user.id, email: user.email, name: user.name },
-    memberships: memberships.map((membership) => ({ organization: membership.organization, role: rolesByOrganization.get(membership.organizationId) ?? membership.role })),
+    memberships: memberships.map((membership) => ({ organization: membership.organization, role: effectiveRole(membership.membershipRole, membership.teamRoles) ?? membership.membershipRole })),
     organization: current.organization,
     role,
     permissions: permissionsForRole(role),
-    projectIds: await projectIdsFor(services, { userId: user.id, organizationId: input.organizationId }),
+    projectIds: await listProjectIdsOfUser(services.database, input.organizationId, user.id),
     allProjects: rolesWithAllProjects.includes(role),
     expiresAt: input.expiresAt,
     gatewayUrl: services.settings.gatewayPublicUrl,

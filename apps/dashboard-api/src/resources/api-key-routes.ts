@@ -6,7 +6,7 @@ import { displayName, idParams, iso, resourceId, timestamp } from "../routing/co
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
 import { listObjectSchema, pageOf, paginationQueryShape } from "../routing/list-page.js";
 import type { DashboardServices } from "../services/dashboard-services.js";
-import { auditChange, found } from "./resource-helpers.js";
+import { auditChange, found, notFound } from "./resource-helpers.js";
 
 /** An API key as the API shows it (never the secret, except once in the create answer). */
 export const apiKeySchema = z.object({
@@ -197,17 +197,20 @@ export function createApiKeyRoutes(services: DashboardServices): DashboardRoute[
       responses: [{ status: 200, description: "The revoked key (status `revoked`)", schema: apiKeySchema }],
       async handler(context) {
         const { principal, params: { api_key_id } } = context;
-        const existing = await load(principal.organization.id, api_key_id);
-        assertProjectAccess(principal, existing.projectId);
-        const { apiKey: row, revoked } = await revokeApiKey(services.database, {
-          organizationId: existing.organizationId,
-          id: existing.id,
+        // Owners and admins may revoke any key of the organization: the revocation is the first
+        // statement (no read before it). Others may only revoke keys of their projects.
+        if (!principal.allProjects) assertProjectAccess(principal, (await load(principal.organization.id, api_key_id)).projectId);
+        const { apiKey: row, revoked, before } = await revokeApiKey(services.database, {
+          organizationId: principal.organization.id,
+          id: api_key_id,
           revokedByUserId: principal.userId,
           now: services.now(),
+        }).catch((error: unknown) => {
+          throw GatewayError.isInstance(error) && error.code === "not_found" ? notFound("API key") : error;
         });
         const after = presentApiKey(row, services.now());
-        if (revoked) {
-          await auditChange(services, context, { action: "api_key.revoked", targetType: "api_key", targetId: row.id, before: presentApiKey(existing, services.now()), after });
+        if (revoked && before !== null) {
+          await auditChange(services, context, { action: "api_key.revoked", targetType: "api_key", targetId: row.id, before: presentApiKey(before, services.now()), after });
         }
         return { status: 200, body: after };
       },
