@@ -396,7 +396,7 @@ export async function createGatewayRuntime(options: GatewayRuntimeOptions): Prom
   const dependencies: GatewayAppDependencies = {
     snapshots,
     usage,
-    adapters: createAdapterRegistry({ transport }),
+    adapters: createAdapterRegistry({ transport, fetch: outboundFetch }),
     admission,
     onBudgetThreshold,
     affinityStore:

@@ -111,6 +111,11 @@ describe("configuration file: validation", () => {
       { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "openai", timeouts: { readMs: 5 } }] }] },
       "organizations[0].connections[0].timeouts",
     ],
+    [
+      "a setting the connection's kind does not have",
+      { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "anthropic", settings: { region: "us-east-1" } }] }] },
+      "organizations[0].connections[0].settings.region",
+    ],
     ["a malformed API key secret", { organizations: [{ slug: "a", name: "A", projects: [{ name: "P", apiKeys: [{ name: "k", secret: "sk-123" }] }] }] }, "organizations[0].projects[0].apiKeys[0].secret"],
   ])("names the field path of %s", (_name, config, fieldPath) => {
     let caught: unknown;
