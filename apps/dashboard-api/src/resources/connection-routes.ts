@@ -443,7 +443,7 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
     if (refused !== null) return result(false, null, `Refused by the outbound address policy: ${refused.reason}`);
     // A provider's own test (a token request refused): its message, which the provider keeps free of secrets.
     if (GatewayError.isInstance(error)) {
-      const upstreamStatus = error.details?.upstream_status;
+      const upstreamStatus = error.details?.upstreamStatus;
       return result(false, typeof upstreamStatus === "number" ? upstreamStatus : null, error.message);
     }
     const code = (error as { cause?: { code?: unknown } }).cause?.code;
