@@ -59,7 +59,7 @@ const safeChoiceFilter = {
  * Auth: `api-key`, or `Authorization: Bearer` with a token it issued. A prompt containing
  * `FILTER_PROMPT` is refused as Azure's content filter refuses one (400 `content_filter` with
  * `innererror.content_filter_result`); `FILTER_OUTPUT` ends the answer with `finish_reason:
- * content_filter`; a request with tools calls the first tool. Chat answers carry
+ * content_filter`; `CUT_STREAM` cuts a stream mid-answer; a request with tools calls the first tool. Chat answers carry
  * `prompt_filter_results` and per-choice `content_filter_results`; streams start with Azure's
  * choice-less prompt-filter chunk.
  */
@@ -196,6 +196,8 @@ export async function startAzureOpenAiMock(options: AzureOpenAiMockOptions): Pro
         send(chunk([{ index: 0, delta: { content: piece }, finish_reason: null, logprobs: null, content_filter_results: safeChoiceFilter }]));
       }
     }
+    // `CUT_STREAM`: the connection ends mid-answer (no finish reason, no `[DONE]`).
+    if (JSON.stringify(body).includes("CUT_STREAM")) return void response.end();
     send(chunk([{ index: 0, delta: {}, finish_reason: finishReason, logprobs: null, content_filter_results: filterOutput ? { violence: { filtered: true, severity: "high" } } : {} }]));
     if (body.stream_options?.include_usage === true) send(chunk([], { usage }));
     response.end("data: [DONE]\n\n");
