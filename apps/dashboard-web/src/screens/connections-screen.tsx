@@ -25,6 +25,7 @@ import { useSession } from "../session/session-context.js";
 const kindLabels: Partial<Record<string, string>> = {
   openai: "OpenAI-compatible",
   anthropic: "Anthropic",
+  "azure-openai": "Azure OpenAI",
   systemone: "System One (decisions)",
   demo: "Demo (offline)",
 };
@@ -158,7 +159,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       </div>
       {values.kind !== "demo" ? (
         <>
-          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required; with or without /v1" : "Empty: the provider's public API; with or without /v1"} />
+          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required; with or without /v1" : values.kind === "azure-openai" ? "Required: the resource endpoint, e.g. https://contoso.openai.azure.com" : "Empty: the provider's public API; with or without /v1"} />
           <TextField
             label={editing && props.connection?.has_credential ? "New API key (write-only)" : "API key (write-only)"}
             type="password"
