@@ -57,6 +57,8 @@ describe("azure-openai connections in the dashboard API", () => {
     const tested = await call("POST", `/api/connections/${created.body.id}/test`);
     expect(tested.body).toMatchObject({ ok: true, status_code: 200 });
     expect(mock.requests.at(-1)).toMatchObject({ path: "/openai/v1/models", headers: { authorization: `Bearer ${mock.issuedTokens.at(-1)}` } });
+    // Each test asks for its token with its own deadline: a second test passes too.
+    expect((await call("POST", `/api/connections/${created.body.id}/test`)).body).toMatchObject({ ok: true });
 
     await call("PATCH", `/api/connections/${created.body.id}`, { credential: "wrong~secret~value~0123456789" });
     const refused = await call("POST", `/api/connections/${created.body.id}/test`);

@@ -6,21 +6,27 @@ import { lowerCaseKeys, malformedAnswer } from "../../upstream-call.js";
 import type { ProviderAdapterDependencies } from "../provider-definition.js";
 import { azureOpenAiUrl } from "./azure-openai-endpoint.js";
 import type { AzureOpenAiSettings } from "./azure-openai-settings.js";
-import { entraTokenSource } from "./entra-token-source.js";
+import { createEntraTokenSource, entraTokenSource } from "./entra-token-source.js";
 import { mapAzureContentFilterError } from "./map-azure-content-filter-error.js";
 
-/** The credential headers of a connection: `api-key`, or an Entra ID bearer token when `entra` is set. */
+/**
+ * The credential headers of a connection: `api-key`, or an Entra ID bearer token when `entra` is
+ * set (from the token source shared across snapshots, or with `shared: false` one of its own,
+ * for a `fetch` bound to one request such as the dashboard's connection test).
+ */
 export function azureCredentialHeaders(
   connection: Pick<AdapterConnection, "name" | "credential">,
   settings: AzureOpenAiSettings,
   fetch: typeof globalThis.fetch,
+  shared = true,
 ): (signal?: () => AbortSignal) => Promise<Record<string, string>> {
   const { credential } = connection;
   if (settings.entra === null || credential === null || credential === "") {
     const headers: Record<string, string> = credential ? { "api-key": credential } : {};
     return async () => headers;
   }
-  const tokens = entraTokenSource({ entra: settings.entra, clientSecret: credential, fetch, provider: connection.name });
+  const options = { entra: settings.entra, clientSecret: credential, fetch, provider: connection.name };
+  const tokens = shared ? entraTokenSource(options) : createEntraTokenSource(options);
   return async (signal) => ({ authorization: `Bearer ${await tokens.token(signal)}` });
 }
 

@@ -45,7 +45,8 @@ export const provider = defineProvider({
   defaultPrices: azureOpenAiPrices,
   servesResponsesApi: usesV1Api,
   async connectionTest(connection, settings, dependencies) {
-    const headers = await azureCredentialHeaders(connection, settings, dependencies.fetch ?? defaultOutboundFetch())();
+    // A token source of its own: the dashboard's fetch carries this test's deadline.
+    const headers = await azureCredentialHeaders(connection, settings, dependencies.fetch ?? defaultOutboundFetch(), false)();
     return { url: azureOpenAiUrl(connection, settings, "/models", null), method: "GET", headers };
   },
   chat: createAzureOpenAiChatModel,
