@@ -20,6 +20,7 @@ import { createApiKeyRoutes } from "./resources/api-key-routes.js";
 import { createAuditRoutes } from "./resources/audit-routes.js";
 import { createBudgetRoutes } from "./resources/budget-routes.js";
 import { createConnectionRoutes } from "./resources/connection-routes.js";
+import { createConnectionKindRoutes } from "./resources/connection-kind-routes.js";
 import { createInvitationRoutes } from "./resources/invitation-routes.js";
 import { createMcpRoutes } from "./resources/mcp-routes.js";
 import { createMemberRoutes } from "./resources/member-routes.js";
@@ -129,6 +130,7 @@ export function createDashboardRoutes(services: DashboardServices): DashboardRou
     ...createProjectRoutes(services),
     ...createApiKeyRoutes(services),
     ...createConnectionRoutes(services),
+    ...createConnectionKindRoutes(),
     ...createPolicyRoutes(services),
     ...createRouteRoutes(services),
     ...createBudgetRoutes(services),

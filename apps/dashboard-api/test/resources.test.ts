@@ -132,6 +132,28 @@ describe.each(databaseTargets)("resources (%s)", (target) => {
     expect((await call("PATCH", `/api/connections/${created.body.id}`, { default_max_tokens: 0 })).status).toBe(400);
   });
 
+  it("connections: provider settings are checked against the kind's settings schema, a bad field named in the 400", async () => {
+    const created = await call("POST", "/api/connections", { name: "plain-settings", kind: "openai" });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.settings).toEqual({});
+    const refused = await call("POST", "/api/connections", { name: "odd-settings", kind: "anthropic", settings: { region: "us-east-1" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: "invalid_request", details: { param: "settings.region" } });
+    expect(refused.body.error.message).toMatch(/no setting 'region'/);
+    const patched = await call("PATCH", `/api/connections/${created.body.id}`, { settings: { deployments: {} } });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.details.param).toBe("settings.deployments");
+    expect((await call("PATCH", `/api/connections/${created.body.id}`, { settings: "region=x" })).status).toBe(400);
+    expect((await call("GET", `/api/connections/${created.body.id}`)).body.settings).toEqual({});
+    const kinds = await call("GET", "/api/connection-kinds");
+    expect(kinds.status).toBe(200);
+    expect(kinds.body.data.find((kind: { kind: string }) => kind.kind === "openai")).toMatchObject({
+      label: "OpenAI-compatible",
+      network: true,
+      settings_schema: { type: "object", additionalProperties: false },
+    });
+  });
+
   it("policies: CRUD with validated guardrails and scope ids of this organization", async () => {
     await exerciseCrud({
       path: "/api/policies",

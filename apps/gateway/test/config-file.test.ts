@@ -111,6 +111,16 @@ describe("configuration file: validation", () => {
       { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "openai", timeouts: { readMs: 5 } }] }] },
       "organizations[0].connections[0].timeouts",
     ],
+    [
+      "a setting the connection's kind does not have",
+      { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "anthropic", settings: { region: "us-east-1" } }] }] },
+      "organizations[0].connections[0].settings.region",
+    ],
+    [
+      "a misspelt azure-openai setting",
+      { organizations: [{ slug: "a", name: "A", connections: [{ name: "x", kind: "azure-openai", baseUrl: "https://contoso.openai.azure.com", settings: { apiStyle: "v2" } }] }] },
+      "organizations[0].connections[0].settings.apiStyle",
+    ],
     ["a malformed API key secret", { organizations: [{ slug: "a", name: "A", projects: [{ name: "P", apiKeys: [{ name: "k", secret: "sk-123" }] }] }] }, "organizations[0].projects[0].apiKeys[0].secret"],
   ])("names the field path of %s", (_name, config, fieldPath) => {
     let caught: unknown;
@@ -123,6 +133,15 @@ describe("configuration file: validation", () => {
     expect((caught as GatewayConfigError).fieldPath).toBe(fieldPath);
     expect((caught as Error).message).toContain(fieldPath);
     expect((caught as Error).message).toContain("gateway.json");
+  });
+
+  it("keeps a connection's provider settings, with its secret as an env: credential", () => {
+    const settings = { deployments: { "openai/gpt-4o": "gpt4o-prod" }, apiStyle: "v1", entra: { tenantId: "contoso", clientId: "11111111-2222-3333-4444-555555555555" } };
+    const config = parseGatewayConfig(
+      JSON.stringify({ organizations: [{ slug: "a", name: "A", connections: [{ name: "azure", kind: "azure-openai", baseUrl: "https://contoso.openai.azure.com", credential: "env:AZURE_CLIENT_SECRET", settings }] }] }),
+      "gateway.json",
+    );
+    expect(config.organizations[0]?.connections[0]).toMatchObject({ kind: "azure-openai", credential: "env:AZURE_CLIENT_SECRET", settings });
   });
 
   it("stops the start, naming the field, when an env: reference is not set (nothing is written)", async () => {

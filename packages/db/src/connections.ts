@@ -2,7 +2,7 @@ import { GatewayError } from "@gateway/errors";
 import type { DatabaseClient } from "./create-database.js";
 import { CONNECTION_KINDS } from "./enums.js";
 import type { ConnectionTimeouts, ModelEndpoint, ModelPrice } from "@gateway/contracts";
-import { connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
+import { connectionSettingsSchema, connectionTimeoutsSchema, modelEndpointsSchema, modelPriceRecordSchema, parseJsonColumn, stringArraySchema, stringRecordSchema } from "./json-values.js";
 import { holdsValues, requireOneOf, translateWrite } from "./repository-support.js";
 import type { SecretBox } from "./secret-box.js";
 import { connectionCredentialBinding, newBoundRowId } from "./secret-bindings.js";
@@ -31,6 +31,8 @@ export interface ConnectionRecord {
   responsesApi: boolean | null;
   /** What each model answers (`chat`, `responses`, `embeddings`); a model left out: by its name. */
   modelEndpoints: Record<string, ModelEndpoint[]>;
+  /** The provider's own non-secret settings (`{}` for providers without settings). */
+  settings: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -54,6 +56,8 @@ export interface ConnectionInput {
   responsesApi?: boolean | null;
   /** Replaces the stored model endpoints; `{}` clears them. */
   modelEndpoints?: Record<string, ModelEndpoint[]>;
+  /** Replaces the stored provider settings (checked by the caller against the kind's settings schema). */
+  settings?: Record<string, unknown>;
 }
 
 const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -79,6 +83,7 @@ function toRecord(row: ConnectionRow): ConnectionRecord {
     timeouts: row.timeouts === null ? {} : parseJsonColumn(connectionTimeoutsSchema, row.timeouts, `${where} timeouts`),
     responsesApi: row.responsesApi,
     modelEndpoints: row.modelEndpoints === null ? {} : (parseJsonColumn(modelEndpointsSchema, row.modelEndpoints, `${where} model_endpoints`) as Record<string, ModelEndpoint[]>),
+    settings: parseJsonColumn(connectionSettingsSchema, row.settings, `${where} settings`),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -114,6 +119,7 @@ function toData(input: Partial<ConnectionInput>, secretBox: SecretBox, binding: 
   if (input.timeouts !== undefined) data.timeouts = input.timeouts;
   if (input.responsesApi !== undefined) data.responsesApi = input.responsesApi;
   if (input.modelEndpoints !== undefined) data.modelEndpoints = modelEndpointsSchema.parse(input.modelEndpoints);
+  if (input.settings !== undefined) data.settings = connectionSettingsSchema.parse(input.settings);
   return data;
 }
 

@@ -9,6 +9,7 @@ import type {
 } from "@gateway/contracts";
 import type { SecretBox } from "./secret-box.js";
 import {
+  connectionSettingsSchema,
   connectionTimeoutsSchema,
   modelEndpointsSchema,
   modelPriceRecordSchema,
@@ -57,7 +58,7 @@ const snapshotQueries = {
   organizations: 'SELECT "id", "name", "slug" FROM "organizations" ORDER BY "id"',
   projects: 'SELECT "id", "organization_id", "name", "capture_content", "content_max_bytes", "content_retention_days" FROM "projects" ORDER BY "id"',
   connections:
-    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled", "logprobs", "default_max_tokens", "timeouts", "responses_api", "model_endpoints" FROM "connections" ORDER BY "organization_id", "name"',
+    'SELECT "id", "organization_id", "name", "kind", "base_url", "credential_ciphertext", "headers", "models", "upstream_model_names", "prices", "enabled", "logprobs", "default_max_tokens", "timeouts", "responses_api", "model_endpoints", "settings" FROM "connections" ORDER BY "organization_id", "name"',
   routes:
     'SELECT "id", "organization_id", "alias", "strategy", "targets", "affinity_enabled", "affinity_ttl_seconds", "retry_max_attempts" FROM "routes" ORDER BY "organization_id", "alias"',
   policies: 'SELECT "id", "organization_id", "scope", "scope_id", "allow", "deny", "guardrails" FROM "policies" ORDER BY "id"',
@@ -134,6 +135,10 @@ const configurationMappers: {
         row.model_endpoints === null || row.model_endpoints === undefined
           ? {}
           : parseJsonColumn(modelEndpointsSchema, jsonColumn(row.model_endpoints, `${where} model_endpoints`), `${where} model_endpoints`),
+      settings:
+        row.settings === null || row.settings === undefined
+          ? {}
+          : parseJsonColumn(connectionSettingsSchema, jsonColumn(row.settings, `${where} settings`), `${where} settings`),
     };
   },
   routes: (row) => {

@@ -50,6 +50,12 @@ export const modelEndpointsSchema = z.record(
     .refine((endpoints) => new Set(endpoints).size === endpoints.length, "endpoints must not repeat"),
 );
 
+/**
+ * A connection's provider settings as stored: a JSON object (the provider's settings schema
+ * checks its fields where a connection is written, the dashboard and the configuration file).
+ */
+export const connectionSettingsSchema = z.record(z.string(), z.unknown());
+
 /** Parses a Json column value, throwing an Error that names where the bad value is. */
 export function parseJsonColumn<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
   const parsed = schema.safeParse(value);

@@ -118,7 +118,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
     );
     await upsertConnectionByName(
       db,
-      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"], logprobs: false, timeouts: { idleMs: 30_000, maxDurationMs: 0 }, responsesApi: true, modelEndpoints: { gpt: ["chat", "responses"] } },
+      { organizationId: org.id, name: "a-on", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", credential: "sk-raw-read", models: ["gpt"], logprobs: false, timeouts: { idleMs: 30_000, maxDurationMs: 0 }, responsesApi: true, modelEndpoints: { gpt: ["chat", "responses"] }, settings: { deployments: { gpt: "gpt-prod" }, apiVersion: "2024-10-21" } },
       { secretBox },
     );
     await upsertRouteByAlias(db, { organizationId: org.id, alias: "fast", strategy: "priority", targets: [{ model: "a-on/gpt", weight: 1 }], affinity: { enabled: false, ttlSeconds: 90 }, retry: { maxAttempts: 3 } });
@@ -165,6 +165,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         timeouts: { idleMs: 30_000, maxDurationMs: 0 },
         responsesApi: true,
         modelEndpoints: { gpt: ["chat", "responses"] },
+        settings: { deployments: { gpt: "gpt-prod" }, apiVersion: "2024-10-21" },
       },
       {
         organizationId: org.id,
@@ -182,6 +183,7 @@ describe.each(databaseTargets)("the data-plane database (raw driver, no Prisma) 
         timeouts: {},
         responsesApi: null,
         modelEndpoints: {},
+        settings: {},
       },
     ]);
     expect(snapshot.routes.filter((entry) => entry.organizationId === org.id).map(({ id: _id, ...rest }) => rest)).toEqual([

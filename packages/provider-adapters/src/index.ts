@@ -38,7 +38,9 @@ export { callChatModel, chatModelOf, unsupportedCapability } from "./call-chat-m
 // Providers: one folder each under src/providers/, registered from the folders
 export type { ConnectionTestRequest, ModelFactory, ProviderAdapterDependencies, ProviderDefinition } from "./providers/provider-definition.js";
 export { defineProvider } from "./providers/provider-definition.js";
-export { createProviderAdapter, providerOf, registeredProviderList } from "./providers/provider-registry.js";
+export { createProviderAdapter, providerOf, providerSettingsOf, registeredProviderList } from "./providers/provider-registry.js";
+export { checkConnectionSettings, connectionSettingsInputSchema, noConnectionSettingsSchema } from "./providers/connection-settings.js";
+export type { ConnectionSettingsIssue } from "./providers/connection-settings.js";
 export { providerKinds, providerKindSchema } from "./providers/provider-kinds.js";
 export type { RegisteredProviderKind } from "./providers/provider-kinds.js";
 export { openAiDefaultBaseUrl } from "./providers/openai/openai-adapter.js";

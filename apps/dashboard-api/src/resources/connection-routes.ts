@@ -15,7 +15,17 @@ import {
   updateConnection,
 } from "@gateway/db";
 import { GatewayError } from "@gateway/errors";
-import { OutboundAddressRefusedError, connectionApiUrl, defaultOutboundFetch, providerKindSchema, providerOf } from "@gateway/provider-adapters";
+import {
+  type AdapterConnection,
+  type ConnectionTestRequest,
+  OutboundAddressRefusedError,
+  checkConnectionSettings,
+  connectionApiUrl,
+  defaultOutboundFetch,
+  providerKindSchema,
+  providerOf,
+  providerSettingsOf,
+} from "@gateway/provider-adapters";
 import { z } from "zod";
 import { deletedObjectSchema, idParams, iso, timestamp } from "../routing/common-schemas.js";
 import { defineRoute, type DashboardRoute } from "../routing/dashboard-route.js";
@@ -75,6 +85,21 @@ const modelEndpointsBodySchema = modelEndpointsSchema.describe(
   "What each model answers (chat, responses, embeddings), keyed by <vendor>/<model>; a model left out: embeddings when its name contains 'embed', else chat and responses",
 );
 
+/** A connection's provider settings (checked against its kind's settings schema; no secrets). */
+const settingsBodySchema = z
+  .record(z.string(), z.unknown())
+  .describe(
+    "The provider's own settings (azure-openai: deployments, apiVersion, entra, ...; see GET /api/connection-kinds for each kind's schema); {} for kinds without settings. Secrets go in `credential`",
+  );
+
+/** Checks `settings` against the kind's settings schema: what is stored, or 400 naming the bad field. */
+function checkSettings(kind: string, settings: Record<string, unknown>): Record<string, unknown> {
+  const checked = checkConnectionSettings(kind, settings);
+  if (checked.ok) return checked.settings;
+  const param = ["settings", ...checked.issue.path].join(".");
+  throw new GatewayError("invalid_request", { message: `${param}: ${checked.issue.message}`, param });
+}
+
 /** A provider connection as the API shows it (never the credential). */
 export const connectionSchema = z.object({
   id: z.string(),
@@ -92,6 +117,7 @@ export const connectionSchema = z.object({
   timeouts: timeoutsSchema,
   responses_api: z.boolean().nullable().describe("openai: whether the upstream serves the Responses API (POST /responses); null: only OpenAI's own API does"),
   model_endpoints: modelEndpointsBodySchema,
+  settings: settingsBodySchema,
   created_at: timestamp,
   updated_at: timestamp,
   object: z.literal("connection"),
@@ -155,6 +181,7 @@ export function presentConnection(row: ConnectionRecord): z.infer<typeof connect
     timeouts: presentTimeouts(row.timeouts),
     responses_api: row.responsesApi,
     model_endpoints: row.modelEndpoints,
+    settings: row.settings,
     created_at: iso(row.createdAt),
     updated_at: iso(row.updatedAt),
     object: "connection",
@@ -181,6 +208,7 @@ const createBody = z.object({
   timeouts: timeoutsSchema.default({}),
   responses_api: z.boolean().nullable().default(null),
   model_endpoints: modelEndpointsBodySchema.default({}),
+  settings: settingsBodySchema.default({}),
 });
 const updateBody = z
   .object({
@@ -197,6 +225,7 @@ const updateBody = z
     timeouts: timeoutsSchema.describe("Replaces the stored timeouts; {} returns every one to the global setting"),
     responses_api: z.boolean().nullable(),
     model_endpoints: modelEndpointsBodySchema.describe("Replaces the stored model endpoints; {} returns every model to the default by its name"),
+    settings: settingsBodySchema.describe("Replaces the stored provider settings (checked against the connection kind's settings schema)"),
   })
   .partial()
   .refine((value) => Object.keys(value).length > 0, "Send at least one field to change.");
@@ -224,6 +253,7 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
         if (provider !== undefined && provider.network && provider.defaultBaseUrl === null && !body.base_url) {
           throw new GatewayError("invalid_request", { message: `A ${body.kind} connection needs base_url.`, param: "base_url" });
         }
+        const settings = checkSettings(body.kind, body.settings);
         const row = await withConflict(
           () =>
             createConnection(
@@ -244,6 +274,7 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
                 timeouts: storeTimeouts(body.timeouts),
                 responsesApi: body.responses_api,
                 modelEndpoints: body.model_endpoints,
+                settings,
               },
               secretBox,
             ),
@@ -295,6 +326,7 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
       async handler(context) {
         const { principal, params: { connection_id }, body } = context;
         const existing = await load(principal.organization.id, connection_id);
+        const settings = body.settings === undefined ? undefined : checkSettings(existing.kind, body.settings);
         const row = await withConflict(
           () =>
             updateConnection(
@@ -315,6 +347,7 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
                 ...(body.timeouts !== undefined ? { timeouts: storeTimeouts(body.timeouts) } : {}),
                 ...(body.responses_api !== undefined ? { responsesApi: body.responses_api } : {}),
                 ...(body.model_endpoints !== undefined ? { modelEndpoints: body.model_endpoints } : {}),
+                ...(settings !== undefined ? { settings } : {}),
               },
               secretBox,
             ),
@@ -352,7 +385,8 @@ export function createConnectionRoutes(services: DashboardServices): DashboardRo
         "Lists the provider's models with the stored credential (`GET {base_url}/v1/models`, the base URL given with or without `/v1`; " +
         "OpenAI-compatible and System One with a bearer token, Anthropic with `x-api-key`). `ok` is false (not an HTTP error) when " +
         "the provider refuses, fails or does not answer in time, or when the outbound address policy refuses the address " +
-        "the base URL resolves to (nothing is sent then). The demo provider always passes.",
+        "the base URL resolves to (nothing is sent then). Providers with signed or token credentials (Azure OpenAI with Entra ID, Bedrock, " +
+        "Vertex AI) send their own authenticated request instead, through the same policy. The demo provider always passes.",
       tag: "Connections",
       access: "connections:write",
       params,
@@ -392,14 +426,13 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
     if (!(error instanceof SecretBoxError)) throw error;
     return result(false, null, "The stored credential cannot be decrypted for this connection (missing key, or not written for this connection); set the credential again.");
   }
-  // The credential as the provider's adapters send it (bearer token, Anthropic's x-api-key and version).
-  const headers: Record<string, string> = { accept: "application/json", ...row.headers, ...provider.credentialHeaders(credential) };
-  // The same base-URL rule as the gateway's adapters (with or without `/v1`).
-  const url = connectionApiUrl(kind, base, "/models");
   const signal = AbortSignal.timeout(services.settings.deliveryTimeoutMs);
+  // Through the outbound address policy: the credential only goes to an address it allows.
+  const outboundFetch = services.outboundFetch ?? defaultOutboundFetch();
+  const policyFetch: typeof fetch = (input, init) => outboundFetch(input, { redirect: "manual", ...init, signal });
   try {
-    // Through the outbound address policy: the credential only goes to an address it allows.
-    const response = await (services.outboundFetch ?? defaultOutboundFetch())(url, { method: "GET", headers, signal, redirect: "manual" });
+    const request = await connectionTestRequest(provider, row, credential, policyFetch);
+    const response = await policyFetch(request.url, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}) });
     await response.arrayBuffer().catch(() => undefined);
     if (response.ok) return result(true, response.status, "Connected: the provider listed its models.");
     if (response.status === 401 || response.status === 403) return result(false, response.status, `The provider refused the credential (${response.status}).`);
@@ -408,7 +441,47 @@ async function testConnectivity(services: DashboardServices, row: ConnectionReco
     if (signal.aborted) return result(false, null, `No answer within ${services.settings.deliveryTimeoutMs} ms.`);
     const refused = OutboundAddressRefusedError.find(error);
     if (refused !== null) return result(false, null, `Refused by the outbound address policy: ${refused.reason}`);
+    // A provider's own test (a token request refused): its message, which the provider keeps free of secrets.
+    if (GatewayError.isInstance(error)) {
+      const upstreamStatus = error.details?.upstreamStatus;
+      return result(false, typeof upstreamStatus === "number" ? upstreamStatus : null, error.message);
+    }
     const code = (error as { cause?: { code?: unknown } }).cause?.code;
     return result(false, null, typeof code === "string" ? `Connection failed (${code}).` : "Connection failed.");
   }
+}
+
+/**
+ * The request that tests a connection: the provider's own (signed or token credentials), else
+ * `GET {api root}/models` with the credential as the adapters send it (bearer token, Anthropic's
+ * `x-api-key` and version), the base URL taken with or without `/v1` as the adapters take it.
+ */
+async function connectionTestRequest(
+  provider: NonNullable<ReturnType<typeof providerOf>>,
+  row: ConnectionRecord,
+  credential: string | null,
+  fetch: typeof globalThis.fetch,
+): Promise<ConnectionTestRequest> {
+  if (provider.connectionTest !== undefined) {
+    const connection: AdapterConnection = {
+      id: row.id,
+      name: row.name,
+      kind: row.kind,
+      baseUrl: row.baseUrl,
+      credential,
+      headers: row.headers,
+      models: row.models,
+      upstreamModelNames: row.upstreamModelNames,
+      timeouts: row.timeouts,
+      settings: row.settings,
+    };
+    const request = await provider.connectionTest(connection, providerSettingsOf(provider, connection), { fetch });
+    return { ...request, headers: { accept: "application/json", ...row.headers, ...request.headers } };
+  }
+  const base = row.baseUrl ?? provider.defaultBaseUrl ?? "";
+  return {
+    url: connectionApiUrl(row.kind, base, "/models"),
+    method: "GET",
+    headers: { accept: "application/json", ...row.headers, ...provider.credentialHeaders(credential) },
+  };
 }

@@ -18,6 +18,7 @@ const connection: Connection = {
   timeouts: { connect_ms: 2000, idle_ms: 30000 },
   responses_api: false,
   model_endpoints: { "openai/text-embedding-3-small": ["embeddings"] },
+  settings: { deployments: { "openai/gpt-4o": "gpt4o-prod" } },
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
   object: "connection",
@@ -42,7 +43,16 @@ describe("connection form values", () => {
       timeouts: { connect_ms: 2000, idle_ms: 30000 },
       responses_api: false,
       model_endpoints: { "openai/text-embedding-3-small": ["embeddings"] },
+      settings: { deployments: { "openai/gpt-4o": "gpt4o-prod" } },
     });
+  });
+
+  it("sends the settings JSON as an object ({} when empty), and names settings that are not a JSON object", () => {
+    const values = connectionToFormValues(null);
+    expect(connectionFormToBody(values, false).body.settings).toEqual({});
+    expect(connectionFormToBody({ ...values, settings: '{ "apiVersion": "2024-10-21" }' }, false).body.settings).toEqual({ apiVersion: "2024-10-21" });
+    expect(connectionFormToBody({ ...values, settings: "{ apiVersion: 1" }, false).errors.settings).toBe("Settings are not valid JSON.");
+    expect(connectionFormToBody({ ...values, settings: "[1]" }, false).errors.settings).toMatch(/must be a JSON object/);
   });
 
   it("sends a new credential, or null to remove it; a new connection gets its kind", () => {

@@ -28,6 +28,8 @@ export interface ConnectionFormValues {
   responses_api: "" | "true" | "false";
   /** `vendor/model = chat, responses, embeddings` per line; a model left out is served by its name's default. */
   model_endpoints: string;
+  /** The kind's own settings as a JSON object (Azure deployments, Bedrock region, ...); empty for none. */
+  settings: string;
 }
 
 /** The endpoints a model may serve. */
@@ -72,6 +74,7 @@ export function connectionToFormValues(connection: Connection | null): Connectio
     model_endpoints: Object.entries(connection?.model_endpoints ?? {})
       .map(([model, endpoints]) => `${model} = ${endpoints.join(", ")}`)
       .join("\n"),
+    settings: connection?.settings && Object.keys(connection.settings).length > 0 ? JSON.stringify(connection.settings, null, 2) : "",
   };
 }
 
@@ -109,6 +112,16 @@ export function connectionFormToBody(values: ConnectionFormValues, editing: bool
       errors.model_endpoints ??= `“${line}” is not “vendor/model = ${modelEndpointNames.join(", ")}” (one or more).`;
     } else modelEndpoints[model] = [...new Set(endpoints)];
   }
+  let settings: Record<string, unknown> = {};
+  if (values.settings.trim() !== "") {
+    try {
+      const parsed: unknown = JSON.parse(values.settings);
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) errors.settings = "Settings must be a JSON object, e.g. { \"apiVersion\": \"2024-10-21\" }.";
+      else settings = parsed as Record<string, unknown>;
+    } catch {
+      errors.settings = "Settings are not valid JSON.";
+    }
+  }
   const body: Record<string, unknown> = {
     name: values.name.trim(),
     ...(editing ? {} : { kind: values.kind }),
@@ -123,6 +136,7 @@ export function connectionFormToBody(values: ConnectionFormValues, editing: bool
     timeouts: Object.fromEntries(timeoutNames.filter((name) => values.timeouts[name].trim() !== "").map((name) => [name, Number(values.timeouts[name])])),
     responses_api: values.responses_api === "" ? null : values.responses_api === "true",
     model_endpoints: modelEndpoints,
+    settings,
   };
   if (values.removeCredential) body.credential = null;
   else if (values.credential !== "") body.credential = values.credential;

@@ -25,6 +25,7 @@ import { useSession } from "../session/session-context.js";
 const kindLabels: Partial<Record<string, string>> = {
   openai: "OpenAI-compatible",
   anthropic: "Anthropic",
+  "azure-openai": "Azure OpenAI",
   systemone: "System One (decisions)",
   demo: "Demo (offline)",
 };
@@ -158,7 +159,7 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       </div>
       {values.kind !== "demo" ? (
         <>
-          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required; with or without /v1" : "Empty: the provider's public API; with or without /v1"} />
+          <TextField label="Base URL" type="url" {...form.field("base_url")} hint={values.kind === "systemone" ? "Required; with or without /v1" : values.kind === "azure-openai" ? "Required: the resource endpoint, e.g. https://contoso.openai.azure.com" : "Empty: the provider's public API; with or without /v1"} />
           <TextField
             label={editing && props.connection?.has_credential ? "New API key (write-only)" : "API key (write-only)"}
             type="password"
@@ -185,6 +186,15 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
         <>
           <TextAreaField label="Upstream model names" {...form.field("upstream_model_names")} hint="Optional, one per line: vendor/model = name the provider expects (default: the name after vendor/)" monospace rows={2} />
           <TextAreaField label="Extra headers" {...form.field("headers")} hint="Optional, one per line: Header-Name: value (not encrypted; put secrets in the API key)" monospace rows={2} />
+          <TextAreaField
+            label="Provider settings (JSON)"
+            value={values.settings}
+            onChange={(value) => form.set("settings", value)}
+            error={form.errorFor("settings")}
+            hint={settingsHint(values.kind)}
+            monospace
+            rows={3}
+          />
         </>
       ) : null}
       {values.kind !== "demo" ? (
@@ -248,4 +258,12 @@ function ConnectionDialog(props: { connection: Connection | null; onClose: () =>
       <CheckboxField label="Enabled" checked={values.enabled} onChange={(checked) => form.set("enabled", checked)} />
     </FormDialog>
   );
+}
+
+/** What the settings field takes for a kind (the API checks it against the kind's settings schema). */
+function settingsHint(kind: string): string {
+  if (kind === "azure-openai") {
+    return 'A JSON object, e.g. { "deployments": { "openai/gpt-4o": "my-gpt-4o" }, "apiVersion": "2024-10-21" }; with Entra ID add "entra": { "tenantId": "...", "clientId": "..." } and put the client secret in the API key field.';
+  }
+  return "Optional: a JSON object of the kind's own settings (none for this kind: leave empty). No secrets: they go in the API key field.";
 }

@@ -205,6 +205,7 @@ async function applyOrganization(
           timeouts: connection.timeouts,
           responsesApi: connection.responsesApi ?? null,
           modelEndpoints: connection.modelEndpoints,
+          settings: connection.settings,
         },
         { secretBox: options.secretBox },
       ),

@@ -1,5 +1,5 @@
 import { monitorRuleFieldsShape } from "@gateway/contracts";
-import { providerKindSchema } from "@gateway/provider-adapters";
+import { checkConnectionSettings, providerKindSchema } from "@gateway/provider-adapters";
 import {
   budgetAmountUsdSchema,
   budgetThresholdsSchema,
@@ -92,6 +92,13 @@ const connection = z.strictObject({
   responsesApi: z.boolean().optional(),
   /** What each model answers (`chat`, `responses`, `embeddings`), keyed by `<vendor>/<model>`; unset: by its name. */
   modelEndpoints: modelEndpointsSchema.default({}),
+  /** The provider's own settings (azure-openai: deployments, apiVersion, entra, ...), checked by the kind's settings schema; no secrets (`credential` carries them). */
+  settings: z.record(z.string(), z.unknown()).default({}),
+}).transform((value, context) => {
+  const checked = checkConnectionSettings(value.kind, value.settings);
+  if (checked.ok) return { ...value, settings: checked.settings };
+  context.addIssue({ code: "custom", path: ["settings", ...checked.issue.path], message: checked.issue.message });
+  return z.NEVER;
 });
 
 const route = z.strictObject({

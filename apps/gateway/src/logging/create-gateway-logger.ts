@@ -29,6 +29,13 @@ export const redactedLogPaths = [
   "*.api_key",
   "*.credential",
   '*.headers["x-api-key"]',
+  // Azure OpenAI's key header and Entra ID's client-credentials fields.
+  'headers["api-key"]',
+  '*.headers["api-key"]',
+  "client_secret",
+  "*.client_secret",
+  "access_token",
+  "*.access_token",
 ];
 
 /** One request's line: ids, route and outcome; never keys, bodies or content. */

@@ -7,7 +7,8 @@ import {
 
 /**
  * Hands out one adapter per connection object (a new snapshot brings new objects, hence new
- * adapters): the models of the connection's provider, one per capability it has.
+ * adapters: a connection whose settings, credential or address changed gets models built from
+ * the new values): the models of the connection's provider, one per capability it has.
  */
 export interface AdapterRegistry {
   adapterFor(connection: AdapterConnection): ProviderAdapter;
@@ -16,7 +17,7 @@ export interface AdapterRegistry {
 /** Creates an {@link AdapterRegistry} over a shared HTTP transport (pools per origin). */
 export function createAdapterRegistry(settings: {
   transport: HttpTransport;
-  /** The `fetch` of providers' token requests (the outbound address policy's); absent: the process's. */
+  /** A `fetch` through the outbound address policy for providers' token requests (default: the environment's policy). */
   fetch?: typeof fetch;
   /** Overrides adapter creation (tests); by default the provider registry's (`createProviderAdapter`). */
   createAdapter?: (connection: AdapterConnection, options: { transport: HttpTransport; fetch?: typeof fetch }) => ProviderAdapter;
@@ -27,7 +28,7 @@ export function createAdapterRegistry(settings: {
     adapterFor(connection) {
       let adapter = adapters.get(connection);
       if (adapter === undefined) {
-        adapter = create(connection, settings.fetch === undefined ? { transport: settings.transport } : { transport: settings.transport, fetch: settings.fetch });
+        adapter = create(connection, { transport: settings.transport, ...(settings.fetch === undefined ? {} : { fetch: settings.fetch }) });
         adapters.set(connection, adapter);
       }
       return adapter;

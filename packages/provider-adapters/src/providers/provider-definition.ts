@@ -7,8 +7,9 @@ import type { AdapterConnection, ChatModel, DecisionModel, EmbeddingModel, Token
 export interface ProviderAdapterDependencies {
   transport: HttpTransport;
   /**
-   * The `fetch` of requests that are not model calls (tokens from an identity service), under the
-   * outbound address policy; absent: the process's (`defaultOutboundFetch`).
+   * A `fetch` through the outbound address policy, for a provider's side requests that are not
+   * model calls (identity token endpoints, STS); absent: `defaultOutboundFetch()` (the policy of
+   * the environment).
    */
   fetch?: typeof fetch;
 }
@@ -38,8 +39,21 @@ export interface ProviderDefinition<Settings = unknown> {
   readonly baseUrlPathIsApiRoot: boolean;
   /** The headers that carry a connection's credential to the upstream (and the fixed headers its API requires). */
   credentialHeaders(credential: string | null): Record<string, string>;
-  /** The provider's own settings, read from the connection (the fields it uses; lenient: a bad value takes the default). */
+  /**
+   * The provider's own settings, read from the connection (the fields it uses; lenient: a bad
+   * value takes the default). It parses the connection's `settings` object merged under the
+   * connection's own fields (`{ ...connection.settings, ...connection }`), so a schema reads
+   * `region` of the settings and `defaultMaxTokens` of the connection alike; a setting never
+   * takes the name of a connection field.
+   */
   readonly settingsSchema: z.ZodType<Settings>;
+  /**
+   * The strict schema of the connection's `settings` object where a connection is written (the
+   * dashboard API answers 400 naming the bad field, the configuration file refuses to load);
+   * its output is what is stored. Absent: the provider has no settings, only `{}` is accepted.
+   * Its JSON Schema (`z.toJSONSchema`) is the dashboard's settings form.
+   */
+  readonly settingsInputSchema?: z.ZodType<Record<string, unknown>>;
   /** Model ids (`<vendor>/<model>`) a new connection of this kind offers, with prices where known. */
   readonly models?: readonly string[];
   readonly defaultPrices?: Readonly<Record<string, ModelPrice>>;

@@ -28,6 +28,14 @@ export function registeredProviderList(): readonly ProviderDefinition[] {
 }
 
 /**
+ * A connection's settings as its provider reads them: the provider's settings schema over the
+ * connection's `settings` merged under its own fields (see `ProviderDefinition.settingsSchema`).
+ */
+export function providerSettingsOf<Settings>(provider: ProviderDefinition<Settings>, connection: AdapterConnection): Settings {
+  return provider.settingsSchema.parse({ ...connection.settings, ...connection });
+}
+
+/**
  * The models of a connection, one per capability its provider has (absent: the provider cannot
  * serve it). Models hold no per-request state; the caller may cache the result per connection
  * (and must create a new one when the connection changes).
@@ -37,7 +45,7 @@ export function createProviderAdapter(connection: AdapterConnection, dependencie
   if (provider === undefined) {
     throw new GatewayError("internal_error", { message: `Unknown provider kind '${String((connection as { kind?: unknown }).kind)}'.` });
   }
-  const settings = provider.settingsSchema.parse(connection);
+  const settings = providerSettingsOf(provider, connection);
   // Every field present (undefined when the provider lacks the capability): one object shape for every adapter.
   return {
     kind: connection.kind,
