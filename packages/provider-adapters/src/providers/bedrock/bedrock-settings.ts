@@ -25,6 +25,18 @@ const bedrockSettingsFields = z.object({
   stsEndpoint: z.string().url().optional().catch(undefined),
 });
 
+/**
+ * The settings a person may store on a `bedrock` connection (dashboard, config file): strict, so a
+ * misspelt or malformed field is refused (400 naming it) instead of silently taking its default.
+ */
+export const bedrockSettingsInputSchema = z.strictObject({
+  region: regionSchema.optional(),
+  roleArn: z.string().startsWith("arn:").optional(),
+  roleSessionName: z.string().regex(/^[\w+=,.@-]{2,64}$/).optional(),
+  externalId: z.string().min(2).max(1224).optional(),
+  stsEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+});
+
 /** A `bedrock` connection's settings, parsed. */
 export type BedrockSettings = z.infer<typeof bedrockSettingsFields> & {
   /** `maxTokens` of requests without an output cap (the connection's `defaultMaxTokens`, else {@link bedrockDefaultMaxTokens}). */

@@ -8,7 +8,7 @@ import { createBedrockCredentialSource } from "./bedrock-credential-source.js";
 import { createBedrockDecisionModel } from "./bedrock-decision-model.js";
 import { createBedrockEmbeddingModel } from "./bedrock-embedding-model.js";
 import { bedrockDefaultPrices, bedrockModels } from "./bedrock-models.js";
-import { bedrockDefaultRegion, type BedrockSettings, bedrockSettingsSchema } from "./bedrock-settings.js";
+import { bedrockDefaultRegion, type BedrockSettings, bedrockSettingsInputSchema, bedrockSettingsSchema } from "./bedrock-settings.js";
 import { createBedrockTokenCounter } from "./bedrock-token-counter.js";
 
 // One client per connection and capability set: the models of one adapter share it (and its assumed-role cache).
@@ -42,6 +42,7 @@ export const provider = defineProvider<BedrockSettings>({
   // Requests are signed per call (SigV4): no static credential header.
   credentialHeaders: () => ({}),
   settingsSchema: bedrockSettingsSchema,
+  settingsInputSchema: bedrockSettingsInputSchema,
   models: bedrockModels,
   defaultPrices: bedrockDefaultPrices,
   connectionTest: bedrockConnectionTest,

@@ -12,7 +12,7 @@ import { createVertexChatModel, createVertexDecisionModel, createVertexTokenCoun
 import { vertexConnectionTest } from "./vertex-connection-test.js";
 import { vertexGlobalBaseUrl } from "./vertex-model-url.js";
 import { vertexDefaultPrices, vertexModels } from "./vertex-models.js";
-import { type VertexSettings, vertexSettingsSchema } from "./vertex-settings.js";
+import { type VertexSettings, vertexSettingsInputSchema, vertexSettingsSchema } from "./vertex-settings.js";
 
 /**
  * Google Vertex AI: Claude (`anthropic/*`) through `rawPredict` / `streamRawPredict` and Gemini
@@ -29,6 +29,7 @@ export const provider = defineProvider<VertexSettings>({
   // The credential is a key that signs token requests, never a header.
   credentialHeaders: () => ({}),
   settingsSchema: vertexSettingsSchema,
+  settingsInputSchema: vertexSettingsInputSchema,
   models: vertexModels,
   defaultPrices: vertexDefaultPrices,
   connectionTest: vertexConnectionTest,

@@ -17,6 +17,15 @@ const locationSchema = z.string().regex(/^[a-z][a-z0-9-]{0,62}$/);
 const projectSchema = z.string().regex(/^[a-z0-9][a-z0-9.:-]{0,127}$/);
 
 /**
+ * The settings a person stores on a `vertex` connection (dashboard, config file): the project and
+ * location every call needs, strict so a misspelt field is refused (400 naming it).
+ */
+export const vertexSettingsInputSchema = z.strictObject({
+  project: projectSchema,
+  location: locationSchema,
+});
+
+/**
  * Reads a `vertex` connection's settings (`settings.project`, `settings.location`) and its
  * `defaultMaxTokens`; lenient like every provider's schema: a missing or malformed value is null
  * (a call then fails with a clear error naming the setting) or the default.
