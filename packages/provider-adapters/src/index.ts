@@ -99,6 +99,7 @@ export type { FormatTexts, RequestFormat } from "./formats/format-texts.js";
 export { writeTextSegments } from "./formats/text-segments.js";
 export type { TextSegment } from "./formats/text-segments.js";
 export type { ConversationMessage, ConversationPart } from "./formats/conversation-messages.js";
+export type { AnswerLocation, DecodedAnswer, OpaqueAnswerItem } from "./formats/decoded-answer.js";
 export type { ChatUsage } from "./formats/chat-completions/chat-usage.js";
 export type { MessagesUsage } from "./formats/messages/messages-usage.js";
 export type { ResponsesUsage } from "./formats/responses/responses-usage.js";
