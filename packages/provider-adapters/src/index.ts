@@ -45,8 +45,10 @@ export { openAiDefaultBaseUrl } from "./providers/openai/openai-adapter.js";
 export { anthropicDefaultBaseUrl, anthropicDefaultVersion } from "./providers/anthropic/anthropic-adapter.js";
 export { anthropicDefaultMaxTokens } from "./providers/anthropic/provider.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./providers/demo/demo-adapter.js";
-export { connectionApiUrl } from "./connection-api-url.js";
-export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
+export { connectionApiUrl } from "./providers/provider-registry.js";
+export { resolveApiUrl } from "./connection-api-url.js";
+export { modelEndpointsOf, servesResponsesNatively } from "./model-endpoints.js";
+export { connectionServesResponses, servedEndpoints } from "./providers/served-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
 
 // Transport
