@@ -4,7 +4,9 @@ import type { BodyGuardrailsResult } from "./apply-input-guardrails.js";
 
 /**
  * Runs the output guardrails over a non-streamed answer: reads its texts through its format
- * module and checks each as a whole, in order; a redaction is written back into a copy of the
+ * module (a chat completion, message or response object: the texts of the answer decoded into
+ * the parts streams use, so JSON answers and streams are read alike) and checks each as a whole,
+ * in order; a redaction is written back into a copy of the
  * body (texts the format marks as not rewritable, tool call arguments, are checked by block and
  * flag rules only). Stops at the first blocking rule.
  */

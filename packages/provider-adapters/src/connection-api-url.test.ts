@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connectionApiUrl } from "./connection-api-url.js";
+import { connectionApiUrl } from "./providers/provider-registry.js";
 
 describe("connectionApiUrl: one base-URL rule for every connection kind", () => {
   it.each([

@@ -1,6 +1,3 @@
-import type { ProviderKind } from "./provider-adapter.js";
-import { providerOf } from "./providers/provider-registry.js";
-
 /**
  * The URL of one upstream API path of a connection, by one rule for every connection kind:
  * the base URL may be given with or without the version segment `/v1` and with or without
@@ -9,7 +6,8 @@ import { providerOf } from "./providers/provider-registry.js";
  *
  * - A base URL whose path ends in `/v1` is the API root as it is.
  * - Otherwise `/v1` is added, except for a base URL that already has a path of its own when the
- *   kind's provider says such a path is the API root (`baseUrlPathIsApiRoot`: OpenAI-compatible
+ *   connection's provider says such a path is the API root (`baseUrlPathIsApiRoot`, passed in by
+ *   the caller, who knows the provider: this module reads no registry). OpenAI-compatible
  *   APIs live under their own prefix, `https://api.groq.com/openai/v1`,
  *   `https://generativelanguage.googleapis.com/v1beta/openai`), which is taken as given.
  *
@@ -17,13 +15,13 @@ import { providerOf } from "./providers/provider-registry.js";
  * `https://api.openai.com/v1/chat/completions`, and `https://api.anthropic.com` and
  * `https://api.anthropic.com/v1` both give `https://api.anthropic.com/v1/messages`.
  */
-export function connectionApiUrl(kind: ProviderKind, baseUrl: string, path: string): string {
+export function resolveApiUrl(baseUrl: string, path: string, baseUrlPathIsApiRoot: boolean): string {
   // Called on every upstream call with a handful of distinct inputs (the configured
   // connections): remembered, since parsing the base URL is most of the work.
-  const key = `${kind}\n${baseUrl}\n${path}`;
+  const key = `${baseUrlPathIsApiRoot ? 1 : 0}\n${baseUrl}\n${path}`;
   const known = resolved.get(key);
   if (known !== undefined) return known;
-  const url = resolveConnectionApiUrl(kind, baseUrl, path);
+  const url = resolveUncached(baseUrl, path, baseUrlPathIsApiRoot);
   if (resolved.size >= maxResolved) resolved.clear();
   resolved.set(key, url);
   return url;
@@ -32,7 +30,7 @@ export function connectionApiUrl(kind: ProviderKind, baseUrl: string, path: stri
 const maxResolved = 1024;
 const resolved = new Map<string, string>();
 
-function resolveConnectionApiUrl(kind: ProviderKind, baseUrl: string, path: string): string {
+function resolveUncached(baseUrl: string, path: string, baseUrlPathIsApiRoot: boolean): string {
   const trimmed = baseUrl.replace(/\/+$/, "");
   let basePath: string;
   try {
@@ -40,6 +38,6 @@ function resolveConnectionApiUrl(kind: ProviderKind, baseUrl: string, path: stri
   } catch {
     basePath = "";
   }
-  const versioned = /\/v1$/i.test(basePath) || (basePath !== "" && providerOf(kind)?.baseUrlPathIsApiRoot === true);
+  const versioned = /\/v1$/i.test(basePath) || (basePath !== "" && baseUrlPathIsApiRoot);
   return `${versioned ? trimmed : `${trimmed}/v1`}${path}`;
 }

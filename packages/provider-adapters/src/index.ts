@@ -47,8 +47,10 @@ export { openAiDefaultBaseUrl } from "./providers/openai/openai-adapter.js";
 export { anthropicDefaultBaseUrl, anthropicDefaultVersion } from "./providers/anthropic/anthropic-adapter.js";
 export { anthropicDefaultMaxTokens } from "./providers/anthropic/provider.js";
 export { createDemoAdapter, demoHeaderName, demoNotice } from "./providers/demo/demo-adapter.js";
-export { connectionApiUrl } from "./connection-api-url.js";
-export { modelEndpointsOf, connectionServesResponses, servesResponsesNatively, servedEndpoints } from "./model-endpoints.js";
+export { connectionApiUrl } from "./providers/provider-registry.js";
+export { resolveApiUrl } from "./connection-api-url.js";
+export { modelEndpointsOf, servesResponsesNatively } from "./model-endpoints.js";
+export { connectionServesResponses, servedEndpoints } from "./providers/served-endpoints.js";
 export type { EndpointConnection, ServedEndpoint } from "./model-endpoints.js";
 
 // Transport
@@ -101,6 +103,7 @@ export type { FormatTexts, RequestFormat } from "./formats/format-texts.js";
 export { writeTextSegments } from "./formats/text-segments.js";
 export type { TextSegment } from "./formats/text-segments.js";
 export type { ConversationMessage, ConversationPart } from "./formats/conversation-messages.js";
+export type { AnswerLocation, DecodedAnswer, OpaqueAnswerItem } from "./formats/decoded-answer.js";
 export type { ChatUsage } from "./formats/chat-completions/chat-usage.js";
 export type { MessagesUsage } from "./formats/messages/messages-usage.js";
 export type { ResponsesUsage } from "./formats/responses/responses-usage.js";

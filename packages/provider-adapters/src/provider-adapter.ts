@@ -13,7 +13,15 @@ export type ProviderKind = ConnectionKind;
  * optional settings out).
  */
 export type AdapterConnection = Pick<SnapshotConnection, "id" | "name" | "kind" | "baseUrl" | "credential" | "headers"> &
-  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints" | "settings">>;
+  Partial<Pick<SnapshotConnection, "models" | "upstreamModelNames" | "enabled" | "logprobs" | "defaultMaxTokens" | "timeouts" | "responsesApi" | "modelEndpoints" | "settings">> & {
+    /**
+     * The base-URL rule of the connection's provider (see `resolveApiUrl`): stamped by
+     * `createProviderAdapter` from the registry, so that code a provider imports never reads it.
+     */
+    baseUrlPathIsApiRoot?: boolean;
+    /** Whether the upstream serves the Responses API, by its provider's rule: stamped by `createProviderAdapter` like `baseUrlPathIsApiRoot`. */
+    servesResponsesApi?: boolean;
+  };
 
 /** Per-call context: the gateway request id, the caller's abort and the deadline. */
 export interface ProviderCallContext {

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { connectionApiUrl } from "./connection-api-url.js";
+import { resolveApiUrl } from "./connection-api-url.js";
 import type { HttpJsonResponse, HttpStreamResponse, HttpTransport } from "./http-transport.js";
 import { mapUpstreamError } from "./map-upstream-error.js";
 import type { ProviderCallContext, AdapterConnection } from "./provider-adapter.js";
@@ -16,9 +16,13 @@ export function baseUrlOf(connection: AdapterConnection, fallback?: string): str
   return baseUrl;
 }
 
-/** The URL of an API path (after `/v1`) of the connection: see {@link connectionApiUrl}; a missing base URL fails like {@link baseUrlOf}. */
+/**
+ * The URL of an API path (after `/v1`) of the connection: see {@link resolveApiUrl}, with the
+ * base-URL rule of its provider as the registry stamped it on the connection
+ * (`baseUrlPathIsApiRoot`); a missing base URL fails like {@link baseUrlOf}.
+ */
 export function apiUrlOf(connection: AdapterConnection, path: string, fallback?: string): string {
-  return connectionApiUrl(connection.kind, baseUrlOf(connection, fallback), path);
+  return resolveApiUrl(baseUrlOf(connection, fallback), path, connection.baseUrlPathIsApiRoot === true);
 }
 
 /** Options of {@link postJson} and {@link postStream}. */

@@ -3,7 +3,7 @@ import { type GatewayError, ProviderPassthroughError, normalizeError } from "@ga
 import type { ProviderTarget } from "@gateway/provider-adapters";
 import type { CallTarget } from "./call-target.js";
 import { type AffinityStore, type LatencyTracker, isConnectFailure, reportTargetFailure, reportTargetSuccess } from "@gateway/policy-engine";
-import { callWithFallback } from "./call-with-fallback.js";
+import { type AttemptFailure, callWithFallback } from "./call-with-fallback.js";
 import type { RoutePlan } from "./resolve-route.js";
 import type { InferenceCallObservation, ObservedAttempt, ObservedAttemptEnd } from "../call/inference-call-observer.js";
 
@@ -44,73 +44,99 @@ export interface CallProviderInput<Result, Target extends CallTarget = ProviderT
 export async function callProvider<Result, Target extends CallTarget = ProviderTarget>(
   input: CallProviderInput<Result, Target>,
 ): Promise<{ result: Result; target: Target; attempts: number }> {
-  const { plan, observation, attempts } = input;
-  let index = 0;
+  const { plan } = input;
   const outcome = await callWithFallback<Target, Result>({
     targets: plan.targets,
     maxAttemptsPerTarget: plan.maxAttemptsPerTarget,
     deadline: input.scope.deadline,
     abort: input.scope.abort,
-    call: async (target, attempt) => {
-      input.onAttempt?.(target);
-      const started = Date.now();
-      if (observation === undefined) {
-        if (attempts === undefined) {
-          const result = await input.call(target, attempt);
-          input.latencyTracker?.record(target.qualifiedModel, Date.now() - started);
-          return result;
-        }
-        try {
-          const result = await input.call(target, attempt);
-          const latencyMs = Date.now() - started;
-          input.latencyTracker?.record(target.qualifiedModel, latencyMs);
-          attempts.push(servedAttempt(target, latencyMs, input.statusOf === undefined ? null : input.statusOf(result)));
-          return result;
-        } catch (thrown) {
-          attempts.push(failedAttempt(target, Date.now() - started, normalizeError(thrown)));
-          throw thrown;
-        }
-      }
-      const observed: ObservedAttempt = { target, attempt, index, kind: attempt > 1 ? "retry" : index > 0 ? "fallback" : "first", startedAt: started };
-      index += 1;
-      const extraHeaders = observation.attemptStarted?.(observed);
-      try {
-        const result = await input.call(target, attempt, extraHeaders);
-        const endedAt = Date.now();
-        input.latencyTracker?.record(target.qualifiedModel, endedAt - started);
-        attempts?.push(servedAttempt(target, endedAt - started, input.statusOf === undefined ? null : input.statusOf(result)));
-        observation.attemptEnded?.(endedAttempt(observed, endedAt, null));
-        return result;
-      } catch (thrown) {
-        const endedAt = Date.now();
-        const error = normalizeError(thrown);
-        attempts?.push(failedAttempt(target, endedAt - started, error));
-        observation.attemptEnded?.(endedAttempt(observed, endedAt, error));
-        throw thrown;
-      }
-    },
-    onAttemptError: ({ target, willRetry, willFallBack, error }) => {
-      // The attempt just pushed learns what came of it (a field set on it: its shape stays the same).
-      const last = attempts === undefined ? undefined : attempts[attempts.length - 1];
-      if (last !== undefined && last.outcome === "failed") {
-        if (willRetry) last.outcome = "retried";
-        else if (willFallBack) last.outcome = "fell_back";
-        last.reason = attemptFailureReason(error);
-      }
-      if (!willRetry && plan.affinityKey !== null) {
-        void reportTargetFailure({ affinityStore: input.affinityStore, affinityKey: plan.affinityKey, target }).catch(() => undefined);
-      }
+    call: (target, attempt, index) => (input.observation === undefined ? attemptTarget(input, target, attempt) : attemptObserved(input, input.observation, { target, attempt, index })),
+    onAttemptError: (failure) => {
+      if (input.attempts !== undefined) settleFailedAttempt(input.attempts, failure);
+      if (!failure.willRetry) releaseAffinity(input, failure.target);
     },
   });
-  if (plan.affinityKey !== null && plan.route !== null) {
-    void reportTargetSuccess({
-      affinityStore: input.affinityStore,
-      affinityKey: plan.affinityKey,
-      target: outcome.target,
-      ttlSeconds: plan.route.affinity.ttlSeconds,
-    }).catch(() => undefined);
-  }
+  keepAffinity(input, outcome.target);
   return outcome;
+}
+
+/** One attempt nobody observes: its latency recorded, and in `attempts` (when kept) how it went. */
+async function attemptTarget<Result, Target extends CallTarget>(input: CallProviderInput<Result, Target>, target: Target, attempt: number): Promise<Result> {
+  input.onAttempt?.(target);
+  const started = Date.now();
+  const { attempts } = input;
+  if (attempts === undefined) {
+    const result = await input.call(target, attempt);
+    input.latencyTracker?.record(target.qualifiedModel, Date.now() - started);
+    return result;
+  }
+  try {
+    const result = await input.call(target, attempt);
+    const latencyMs = Date.now() - started;
+    input.latencyTracker?.record(target.qualifiedModel, latencyMs);
+    attempts.push(servedAttempt(target, latencyMs, statusOfResult(input, result)));
+    return result;
+  } catch (thrown) {
+    attempts.push(failedAttempt(target, Date.now() - started, normalizeError(thrown)));
+    throw thrown;
+  }
+}
+
+/** One attempt told to the observer as it starts (its additions go upstream) and as it ends. */
+async function attemptObserved<Result, Target extends CallTarget>(
+  input: CallProviderInput<Result, Target>,
+  observation: NonNullable<CallProviderInput<Result, Target>["observation"]>,
+  position: { target: Target; attempt: number; index: number },
+): Promise<Result> {
+  const { target, attempt, index } = position;
+  input.onAttempt?.(target);
+  const started = Date.now();
+  const observed: ObservedAttempt = { target, attempt, index, kind: attempt > 1 ? "retry" : index > 0 ? "fallback" : "first", startedAt: started };
+  const extraHeaders = observation.attemptStarted?.(observed);
+  try {
+    const result = await input.call(target, attempt, extraHeaders);
+    const endedAt = Date.now();
+    input.latencyTracker?.record(target.qualifiedModel, endedAt - started);
+    input.attempts?.push(servedAttempt(target, endedAt - started, statusOfResult(input, result)));
+    observation.attemptEnded?.(endedAttempt(observed, endedAt, null));
+    return result;
+  } catch (thrown) {
+    const endedAt = Date.now();
+    const error = normalizeError(thrown);
+    input.attempts?.push(failedAttempt(target, endedAt - started, error));
+    observation.attemptEnded?.(endedAttempt(observed, endedAt, error));
+    throw thrown;
+  }
+}
+
+function statusOfResult<Result, Target extends CallTarget>(input: CallProviderInput<Result, Target>, result: Result): number | null {
+  return input.statusOf === undefined ? null : input.statusOf(result);
+}
+
+/**
+ * The failed attempt just appended learns what came of it: retried, fell back, or (neither) it
+ * stays failed. A field set on it: its shape stays the same.
+ */
+function settleFailedAttempt(attempts: UsageAttempt[], failure: AttemptFailure<unknown>): void {
+  const last = attempts[attempts.length - 1];
+  if (last === undefined || last.outcome !== "failed") return;
+  if (failure.willRetry) last.outcome = "retried";
+  else if (failure.willFallBack) last.outcome = "fell_back";
+  last.reason = attemptFailureReason(failure.error);
+}
+
+/** A target that failed for good no longer holds the session (session affinity). */
+function releaseAffinity<Result, Target extends CallTarget>(input: CallProviderInput<Result, Target>, target: Target): void {
+  const { affinityKey } = input.plan;
+  if (affinityKey === null) return;
+  void reportTargetFailure({ affinityStore: input.affinityStore, affinityKey, target }).catch(() => undefined);
+}
+
+/** The target that served keeps the session for the route's affinity time. */
+function keepAffinity<Result, Target extends CallTarget>(input: CallProviderInput<Result, Target>, target: Target): void {
+  const { affinityKey, route } = input.plan;
+  if (affinityKey === null || route === null) return;
+  void reportTargetSuccess({ affinityStore: input.affinityStore, affinityKey, target, ttlSeconds: route.affinity.ttlSeconds }).catch(() => undefined);
 }
 
 /**

@@ -17,8 +17,8 @@ export interface CallWithFallbackOptions<Target, Result> {
   targets: readonly Target[];
   /** Attempts per target (>= 1). */
   maxAttemptsPerTarget: number;
-  /** Makes one call. */
-  call: (target: Target, attempt: number) => Promise<Result>;
+  /** Makes one call: `attempt` counts attempts on this target (from 1), `index` all attempts of the call (from 0). */
+  call: (target: Target, attempt: number, index: number) => Promise<Result>;
   /** Epoch ms: no new attempt starts after it. */
   deadline: number;
   /** The call's abort (a `CallAbort` or an AbortSignal): once aborted, no new attempt starts. */
@@ -51,7 +51,7 @@ export async function callWithFallback<Target, Result>(
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       attempts += 1;
       try {
-        const result = await options.call(target, attempt);
+        const result = await options.call(target, attempt, attempts - 1);
         return { result, target, attempts };
       } catch (thrown) {
         const error = normalizeError(thrown);

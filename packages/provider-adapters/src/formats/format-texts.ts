@@ -1,5 +1,6 @@
 import type { NormalizedUsage } from "@gateway/contracts";
 import type { ConversationMessage } from "./conversation-messages.js";
+import type { DecodedAnswer } from "./decoded-answer.js";
 import type { StreamDecoder, StreamFormat, StreamRenderer } from "../stream/stream-part.js";
 import type { TextSegment } from "./text-segments.js";
 
@@ -32,6 +33,8 @@ export interface StreamingFormat extends FormatTexts {
   /** The conversation a request sends (null when it has none), and an answer as messages (null for another shape). */
   requestMessages(request: unknown): ConversationMessage[] | null;
   answerMessages(answer: unknown): ConversationMessage[] | null;
+  /** A JSON answer in the parts vocabulary of streams (the one reading its texts and messages come from). */
+  decodeAnswer(answer: unknown): DecodedAnswer;
   readonly streamFormat: StreamFormat;
   createStreamDecoder(): StreamDecoder;
   createStreamEncoder(options: never): StreamRenderer;

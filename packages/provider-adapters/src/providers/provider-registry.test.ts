@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { servedEndpoints } from "../model-endpoints.js";
+import { servedEndpoints } from "./served-endpoints.js";
 import type { AdapterConnection } from "../provider-adapter.js";
 import { providerKindSchema, providerKinds } from "./provider-kinds.js";
 import { createProviderAdapter, providerOf, registeredProviderList } from "./provider-registry.js";

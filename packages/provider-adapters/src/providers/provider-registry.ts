@@ -1,4 +1,5 @@
 import { GatewayError } from "@gateway/errors";
+import { resolveApiUrl } from "../connection-api-url.js";
 import { registeredProviders } from "../generated/providers.js";
 import type { AdapterConnection, ProviderAdapter } from "../provider-adapter.js";
 import type { ProviderAdapterDependencies, ProviderDefinition } from "./provider-definition.js";
@@ -20,6 +21,15 @@ function providers(): ReadonlyMap<string, ProviderDefinition> {
 /** The provider of a connection kind, or undefined for a kind no provider folder registers. */
 export function providerOf(kind: string): ProviderDefinition | undefined {
   return providers().get(kind);
+}
+
+/**
+ * The URL of one upstream API path of a connection of `kind` (see {@link resolveApiUrl}), by its
+ * provider's base-URL rule: `https://api.openai.com` and `https://api.openai.com/v1/` both give
+ * `https://api.openai.com/v1/chat/completions`.
+ */
+export function connectionApiUrl(kind: string, baseUrl: string, path: string): string {
+  return resolveApiUrl(baseUrl, path, providerOf(kind)?.baseUrlPathIsApiRoot === true);
 }
 
 /** Every registered provider (in kind order). */
@@ -46,12 +56,15 @@ export function createProviderAdapter(connection: AdapterConnection, dependencie
     throw new GatewayError("internal_error", { message: `Unknown provider kind '${String((connection as { kind?: unknown }).kind)}'.` });
   }
   const settings = providerSettingsOf(provider, connection);
+  // The provider's rules travel with the connection: code a provider imports reads no registry
+  // (that would be an import cycle: registry -> provider -> shared code -> registry).
+  const bound: AdapterConnection = { ...connection, baseUrlPathIsApiRoot: provider.baseUrlPathIsApiRoot, servesResponsesApi: provider.servesResponsesApi?.(connection) ?? false };
   // Every field present (undefined when the provider lacks the capability): one object shape for every adapter.
   return {
     kind: connection.kind,
-    chat: provider.chat?.(connection, settings, dependencies),
-    embeddings: provider.embeddings?.(connection, settings, dependencies),
-    tokenCounter: provider.tokenCounter?.(connection, settings, dependencies),
-    decisions: provider.decisions?.(connection, settings, dependencies),
+    chat: provider.chat?.(bound, settings, dependencies),
+    embeddings: provider.embeddings?.(bound, settings, dependencies),
+    tokenCounter: provider.tokenCounter?.(bound, settings, dependencies),
+    decisions: provider.decisions?.(bound, settings, dependencies),
   };
 }

@@ -1,13 +1,11 @@
 import { normalizeChatUsage } from "./chat-usage.js";
-import type { ChatFinishReason } from "../messages/map-anthropic-stop-reason.js";
+import { readChatFinishReason } from "./read-chat-finish-reason.js";
 import { isIndex, isJsonObject, parseEventData } from "../../stream/parse-event-data.js";
 import type { SseEvent } from "../../stream/sse-event.js";
 import { gatewayErrorFromChatStreamError, malformedStreamEventError, truncatedStreamError } from "../../stream/stream-errors.js";
 import { type StreamDecoder, type StreamFrame, type StreamPart, errorFrame } from "../../stream/stream-part.js";
 
 const isOptionalString = (value: unknown) => value === undefined || value === null || typeof value === "string";
-
-const chatFinishReasons = new Set<string>(["stop", "length", "tool_calls", "content_filter"]);
 
 /** What the decoder knows of one choice. */
 interface ChoiceState {
@@ -155,7 +153,7 @@ export function createChatStreamDecoder(): StreamDecoder {
           close(choice, state, parts);
           state.finished = true;
           sawFinish = true;
-          parts.push({ type: "finish", choice, reason: chatFinishReason(finishReason), raw: finishReason });
+          parts.push({ type: "finish", choice, reason: readChatFinishReason(finishReason), raw: finishReason });
         }
       }
       if (isJsonObject(payload.usage)) parts.push({ type: "usage", usage: normalizeChatUsage(payload.usage) });
@@ -169,9 +167,4 @@ export function createChatStreamDecoder(): StreamDecoder {
     },
   };
   return decoder;
-}
-
-function chatFinishReason(raw: string): ChatFinishReason {
-  if (chatFinishReasons.has(raw)) return raw as ChatFinishReason;
-  return raw === "function_call" ? "tool_calls" : "stop";
 }

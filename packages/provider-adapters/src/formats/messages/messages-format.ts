@@ -7,12 +7,16 @@ import { createMessagesStreamDecoder } from "./create-messages-stream-decoder.js
 import { createMessagesStreamEncoder } from "./create-messages-stream-encoder.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 import { chatShapedRequestMessages } from "../conversation-messages.js";
-import { messagesAnswerMessages, messagesAnswerTexts, messagesRequestTexts } from "./messages-texts.js";
+import { answerConversationOf } from "../answer-conversation.js";
+import { answerTextsOf } from "../decoded-answer.js";
+import { decodeMessagesAnswer } from "./decode-messages-answer.js";
+import { messagesRequestTexts } from "./messages-texts.js";
 import { mergeMessagesUsage, normalizeMessagesUsage, renderMessagesUsage } from "./messages-usage.js";
 
 /**
  * The Anthropic messages format (`POST /v1/messages`). Everything the gateway knows of it: request
- * and answer texts, request and answer conversation messages (tracing), translation of requests
+ * texts and conversation messages, JSON answers decoded into the parts of streams (guardrail
+ * texts and trace messages read from them), translation of requests
  * and answers to and from chat completions, the stream decoder, encoder and passthrough renderer,
  * usage normalize / merge / render, and its stop reasons in the chat completions vocabulary.
  */
@@ -20,9 +24,10 @@ export const messagesFormat = {
   requestFormat: "anthropic_messages",
   streamFormat: "anthropic-messages",
   requestTexts: messagesRequestTexts,
-  answerTexts: messagesAnswerTexts,
+  decodeAnswer: decodeMessagesAnswer,
+  answerTexts: (body: unknown) => answerTextsOf(decodeMessagesAnswer(body)),
   requestMessages: chatShapedRequestMessages,
-  answerMessages: messagesAnswerMessages,
+  answerMessages: (answer: unknown) => answerConversationOf(decodeMessagesAnswer(answer)),
   requestToChat: convertMessagesRequestToChat,
   requestFromChat: convertChatRequestToAnthropic,
   answerToChat: convertAnthropicResponseToChat,

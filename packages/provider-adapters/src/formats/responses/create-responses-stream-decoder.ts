@@ -1,6 +1,6 @@
 import type { JsonObject } from "@gateway/contracts";
 import { normalizeResponsesUsage } from "./responses-usage.js";
-import type { ChatFinishReason } from "../messages/map-anthropic-stop-reason.js";
+import { mapResponsesFinishReason } from "./map-responses-finish-reason.js";
 import { isIndex, isJsonObject, parseEventData } from "../../stream/parse-event-data.js";
 import type { SseEvent } from "../../stream/sse-event.js";
 import { gatewayErrorFromResponsesStreamError, malformedStreamEventError, truncatedStreamError } from "../../stream/stream-errors.js";
@@ -69,7 +69,7 @@ export function createResponsesStreamDecoder(): StreamDecoder {
     const parts: StreamPart[] = [];
     for (const [outputIndex, state] of items) closeItem(outputIndex, state, null, parts);
     if (isJsonObject(response.usage)) parts.push({ type: "usage", usage: normalizeResponsesUsage(response.usage) });
-    parts.push({ type: "finish", choice: 0, reason: finishReasonOf(response, toolCount), raw: typeof response.status === "string" ? response.status : null });
+    parts.push({ type: "finish", choice: 0, reason: mapResponsesFinishReason(response, toolCount), raw: typeof response.status === "string" ? response.status : null });
     parts.push({ type: "end" });
     decoder.done = true;
     return { source, payload, parts };
@@ -179,13 +179,4 @@ export function createResponsesStreamDecoder(): StreamDecoder {
     },
   };
   return decoder;
-}
-
-/** The finish reason of a terminal response, in OpenAI chat's vocabulary. */
-function finishReasonOf(response: JsonObject, toolCount: number): ChatFinishReason {
-  if (response.status === "incomplete") {
-    const reason = isJsonObject(response.incomplete_details) ? response.incomplete_details.reason : undefined;
-    return reason === "content_filter" ? "content_filter" : "length";
-  }
-  return toolCount > 0 ? "tool_calls" : "stop";
 }

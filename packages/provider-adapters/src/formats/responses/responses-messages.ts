@@ -37,24 +37,3 @@ function itemMessage(item: Record<string, unknown>): ConversationMessage | null 
 function toolCall(item: Record<string, unknown>): ConversationPart {
   return { type: "tool_call", ...(typeof item.call_id === "string" ? { id: item.call_id } : {}), ...(typeof item.name === "string" ? { name: item.name } : {}), arguments: item.arguments };
 }
-
-/**
- * A response object's output items as one assistant message: text of its message items, its
- * function calls, and its reasoning summaries; the finish reason is why it is incomplete
- * (`max_output_tokens`, `content_filter`) or else its status (`completed`, `failed`).
- */
-export function responsesAnswerMessages(response: unknown): ConversationMessage[] | null {
-  if (!isJsonObject(response) || !Array.isArray(response.output)) return null;
-  const parts: ConversationPart[] = [];
-  for (const item of response.output) {
-    if (!isJsonObject(item)) continue;
-    if (item.type === "message") parts.push(...contentParts(item.content));
-    else if (item.type === "function_call") parts.push(toolCall(item));
-    else if (item.type === "reasoning" && Array.isArray(item.summary)) {
-      for (const summary of item.summary) if (isJsonObject(summary) && typeof summary.text === "string") parts.push({ type: "reasoning", content: summary.text });
-    } else parts.push({ type: typeof item.type === "string" ? item.type : "unknown" });
-  }
-  const incomplete = isJsonObject(response.incomplete_details) && typeof response.incomplete_details.reason === "string" ? response.incomplete_details.reason : null;
-  const finishReason = incomplete ?? (typeof response.status === "string" ? response.status : null);
-  return [{ role: "assistant", parts, ...(finishReason === null ? {} : { finish_reason: finishReason }) }];
-}

@@ -40,26 +40,3 @@ function collectResponsesContent(content: unknown, path: (string | number)[], se
     }
   });
 }
-
-/**
- * A response object's texts: each `function_call` item's `arguments` (checked, never rewritten)
- * and the `text` of every `output_text` part of its message items.
- */
-export function responsesAnswerTexts(body: unknown): TextSegment[] {
-  const segments: TextSegment[] = [];
-  if (!isJsonObject(body) || !Array.isArray(body.output)) return segments;
-  body.output.forEach((item: unknown, itemIndex) => {
-    if (!isJsonObject(item)) return;
-    if (item.type === "function_call" && typeof item.arguments === "string") {
-      segments.push({ path: ["output", itemIndex, "arguments"], text: item.arguments, rewritable: false });
-      return;
-    }
-    if (item.type !== "message" || !Array.isArray(item.content)) return;
-    item.content.forEach((part: unknown, partIndex) => {
-      if (isJsonObject(part) && part.type === "output_text" && typeof part.text === "string") {
-        segments.push({ path: ["output", itemIndex, "content", partIndex, "text"], text: part.text });
-      }
-    });
-  });
-  return segments;
-}
