@@ -5,7 +5,7 @@ import { callContext, rejectionOf } from "../../../test/fake-upstream.js";
 import { type BedrockMock, startBedrockMock } from "../../../test/mocks/bedrock-mock.js";
 import type { DecisionRequest } from "../../decision/decision-contract.js";
 import { createHttpTransport, type HttpTransport } from "../../http-transport.js";
-import { servedEndpoints } from "../../model-endpoints.js";
+import { servedEndpoints } from "../served-endpoints.js";
 import { createProviderAdapter, providerOf } from "../provider-registry.js";
 import { bedrockModelIdOf } from "./bedrock-model-id.js";
 import { bedrockSettingsSchema } from "./bedrock-settings.js";

@@ -1,5 +1,5 @@
 import { GatewayError } from "@gateway/errors";
-import { connectionApiUrl } from "../../connection-api-url.js";
+import { resolveApiUrl } from "../../connection-api-url.js";
 import type { AdapterConnection } from "../../provider-adapter.js";
 import type { VertexSettings } from "./vertex-settings.js";
 
@@ -32,7 +32,8 @@ export function vertexModelUrl(options: VertexModelUrlOptions): string {
   const project = settings.project ?? missingSetting(connection.name, "project", "the Google Cloud project");
   const location = settings.location ?? missingSetting(connection.name, "location", "the Vertex AI location, such as us-east5 or global");
   const base = connection.baseUrl ?? (location === "global" ? vertexGlobalBaseUrl : `https://${location}-aiplatform.googleapis.com`);
-  const root = connectionApiUrl(connection.kind, base, "");
+  // A Vertex base URL is a host: `/v1` is added unless the path already ends in it.
+  const root = resolveApiUrl(base, "", false);
   return `${root}/projects/${pathSegment(project)}/locations/${pathSegment(location)}/publishers/${options.publisher}/models/${pathSegment(options.model)}:${options.method}`;
 }
 
