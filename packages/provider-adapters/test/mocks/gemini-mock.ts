@@ -101,9 +101,11 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 function sendReply(response: ServerResponse, reply: GeminiMockReply): void {
   if ("json" in reply) return sendJson(response, reply.status ?? 200, reply.json);
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const chunk of reply.stream) response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-  if (reply.cut === true) response.socket?.destroy();
-  else response.end();
+  response.flushHeaders();
+  const text = reply.stream.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join("");
+  // A cut stream: the events are written, then the socket closes without the end of the body.
+  if (reply.cut === true) response.write(text, () => setTimeout(() => response.socket?.destroy(), 20));
+  else response.end(text);
 }
 
 function answer(request: GeminiMockRequest, response: ServerResponse): void {
@@ -175,8 +177,10 @@ function generate(body: Record<string, any>): Record<string, unknown> {
   if (lastText.includes("BLOCKME")) {
     return { promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: promptTokens, totalTokenCount: promptTokens }, modelVersion: "gemini-2.5-flash" };
   }
-  const toolResult = (last.parts ?? []).find((part: any) => part.functionResponse !== undefined)?.functionResponse;
-  if (toolResult !== undefined) return respond([{ text: `${toolResult.name} says: ${String(toolResult.response?.result ?? JSON.stringify(toolResult.response))}` }]);
+  const toolResults = (last.parts ?? []).filter((part: any) => part.functionResponse !== undefined).map((part: any) => part.functionResponse);
+  if (toolResults.length > 0) {
+    return respond([{ text: toolResults.map((result: any) => `${result.name} says: ${String(result.response?.result ?? JSON.stringify(result.response))}`).join("; ") }]);
+  }
   if (declared.includes("get_weather") && /weather/i.test(lastText) && config.responseMimeType === undefined) {
     const cities = /Paris and Rome/.test(lastText) ? ["Paris", "Rome"] : ["Paris"];
     return respond(cities.map((city) => ({ functionCall: { name: "get_weather", args: { city } } })));
