@@ -7,7 +7,7 @@ import type { CallerIdentity } from "./authenticate.js";
 import type { CompiledSnapshot } from "../runtime/compile-snapshot.js";
 import type { RoutePlan } from "./resolve-route.js";
 import { type RequestContents, scanRequestContents } from "./scan-request-contents.js";
-import { servedModelOf } from "./settle-cost.js";
+import { providerDefaultPrice, servedModelOf } from "./settle-cost.js";
 
 /** Characters per token of the cheap token estimates (OpenAI's rule of thumb for English text). */
 export const charactersPerToken = 4;
@@ -64,7 +64,7 @@ export function estimateChatAdmission(input: {
   for (const target of input.plan.targets) {
     const connection = target.connection as TargetConnection;
     const model = servedModelOf(target);
-    const price = withModelLimits(resolveModelPrice({ model, connectionPrices: connection.prices ?? null }), model);
+    const price = withModelLimits(resolveModelPrice({ model, connectionPrices: connection.prices ?? null }) ?? providerDefaultPrice(connection.kind, model), model);
     const mediaTokens = mediaTokensOf(contents, model, connection.kind ?? "openai");
     const maxOutputTokens = requestCap ?? adapterDefaultCap(connection);
     if (hasTokenLimit) {
