@@ -28,9 +28,15 @@ async function setup(extra: Partial<AdapterConnection> = {}, model = "gemini-2.5
   return { adapter: createProviderAdapter(connection, { transport }), target, mock };
 }
 
-function json(result: Awaited<ReturnType<typeof chatCompletions>>): any {
+type Result = Awaited<ReturnType<typeof chatCompletions>>;
+
+function jsonResult(result: Result): Extract<Result, { kind: "json" }> {
   if (result.kind !== "json") throw new Error("expected JSON");
-  return result.body;
+  return result;
+}
+
+function json(result: Result): any {
+  return jsonResult(result).body;
 }
 
 describe("gemini adapter: chat", () => {
@@ -53,8 +59,8 @@ describe("gemini adapter: chat", () => {
     const body = json(result);
     expect(body).toMatchObject({ object: "chat.completion", model: "gemini-test/google/gemini-2.5-flash", choices: [{ message: { role: "assistant", content: "Hello from Gemini, how can I help?" }, finish_reason: "stop" }] });
     // Thinking tokens are output tokens, counted as reasoning.
-    expect(result.usage.reasoningTokens).toBe(12);
-    expect(result.usage.outputTokens).toBe(body.usage.completion_tokens);
+    expect(jsonResult(result).usage.reasoningTokens).toBe(12);
+    expect(jsonResult(result).usage.outputTokens).toBe(body.usage.completion_tokens);
     expect(body.usage.completion_tokens_details.reasoning_tokens).toBe(12);
   });
 
@@ -120,7 +126,7 @@ describe("gemini adapter: chat", () => {
     const { adapter, target, mock } = await setup();
     mock.reply({ json: { candidates: [{ content: { role: "model", parts: [{ text: "Hi" }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 100, cachedContentTokenCount: 60, candidatesTokenCount: 5, thoughtsTokenCount: 20, totalTokenCount: 125 } } });
     const result = await chatCompletions(adapter, { model: "m", messages: [{ role: "user", content: "Hi" }] }, target, callContext());
-    expect(result.usage).toEqual({ inputTokens: 40, cacheReadTokens: 60, cacheWriteTokens: 0, outputTokens: 25, reasoningTokens: 20 });
+    expect(jsonResult(result).usage).toEqual({ inputTokens: 40, cacheReadTokens: 60, cacheWriteTokens: 0, outputTokens: 25, reasoningTokens: 20 });
     expect(json(result).usage).toMatchObject({ prompt_tokens: 100, completion_tokens: 25, total_tokens: 125, prompt_tokens_details: { cached_tokens: 60 } });
   });
 
