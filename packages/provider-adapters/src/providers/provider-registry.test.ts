@@ -9,7 +9,7 @@ const dependencies = { transport: undefined as never };
 
 describe("provider registry", () => {
   it("registers one provider per folder of src/providers/, its kind the folder's name", () => {
-    expect(providerKinds).toEqual(["anthropic", "demo", "openai", "systemone"]);
+    expect(providerKinds).toEqual(["anthropic", "demo", "gemini", "openai", "systemone"]);
     expect(registeredProviderList().map((provider) => provider.kind)).toEqual([...providerKinds]);
     expect(providerKindSchema.safeParse("mystery").success).toBe(false);
     expect(providerOf("mystery")).toBeUndefined();

@@ -75,6 +75,9 @@ export async function startGeminiMock(options: { apiKey?: string } = {}): Promis
       answer(request, response);
     });
   });
+  // Longer than a test's pauses (a tokenizer loading on the test's thread): an idle keep-alive
+  // socket the mock closed would reset the client's next request.
+  server.keepAliveTimeout = 60_000;
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

@@ -8,6 +8,10 @@ import type { AdapterConnection, ProviderTarget } from "../../provider-adapter.j
 import { createProviderAdapter } from "../provider-registry.js";
 import type { DecisionRequest } from "../../decision/decision-contract.js";
 
+// Embedding usage is counted locally: the first count builds the tokenizer's rank tables (about
+// 1 s on an idle machine, several while other suites run beside it).
+const tokenizerLoadTimeoutMs = 60_000;
+
 let mock: GeminiMock | undefined;
 let transport: HttpTransport | undefined;
 
@@ -236,7 +240,7 @@ describe("gemini adapter: embeddings, token counts, decisions", () => {
     expect(several.data).toHaveLength(2);
     expect(Buffer.from(several.data[1].embedding, "base64").length).toBe(8 * 4);
     expect(await rejectionOf(embeddings(adapter, { model: "m", input: [[1, 2]] }, target, callContext()))).toMatchObject({ code: "unsupported_feature", param: "input" });
-  });
+  }, tokenizerLoadTimeoutMs);
 
   it("counts tokens with countTokens, the system prompt and tools included", async () => {
     const { adapter, target, mock } = await setup();
