@@ -3,7 +3,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeminiMock, googleError, startGeminiMock } from "../../../packages/provider-adapters/test/mocks/gemini-mock.js";
-import { createGatewayTestSnapshot, testApiKey } from "./support/create-gateway-test-snapshot.js";
+import { createGatewayTestSnapshot, otherProjectApiKey, testApiKey } from "./support/create-gateway-test-snapshot.js";
 import { decisionBody, postDecision } from "./support/post-decision.js";
 import { type TestGateway, startTestGateway } from "./support/start-test-gateway.js";
 import { type WireProvider, openAiHandler, startWireProvider } from "./support/wire-format-providers.js";
@@ -49,6 +49,12 @@ beforeAll(async () => {
         id: "route_gemini_fallback", organizationId: "org_1", alias: "gemini-then-openai", strategy: "priority",
         targets: [{ model: "gemini-down/google/gemini-2.5-flash", weight: 1 }, { model: "openai-mock/openai/gpt-4o-mini", weight: 1 }],
         affinity: { enabled: false, ttlSeconds: 60 }, retry: { maxAttempts: 1 },
+      },
+    ],
+    policies: [
+      {
+        id: "pol_output_pii", organizationId: "org_1", scope: "project", scopeId: "prj_other", allow: [], deny: [],
+        guardrails: { rules: [{ type: "pii", name: "pii-out", action: "redact", detectors: ["email"], appliesTo: "output" }] },
       },
     ],
   };
@@ -185,5 +191,19 @@ describe("a gemini connection through the gateway", () => {
     );
     expect(refused?.status).toBe(400);
     expect(refused?.error).toMatchObject({ param: "parallel_tool_calls" });
+  });
+
+  it("output guardrails redact a Gemini answer, streamed across chunks and whole", async () => {
+    const chunk = (text: string, finishReason?: string) => ({ candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0, ...(finishReason === undefined ? {} : { finishReason }) }] });
+    gemini.reply({ stream: [chunk("Write to "), chunk("jane.do"), chunk("e@examp"), chunk("le.com today.", "STOP")] });
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: otherProjectApiKey });
+    const stream = await client.chat.completions.create({ model: geminiModel, messages: [{ role: "user", content: "Contact?" }], stream: true });
+    let text = "";
+    for await (const part of stream) text += part.choices[0]?.delta?.content ?? "";
+    expect(text).toBe("Write to [REDACTED:email] today.");
+
+    gemini.reply({ json: { ...chunk("Mail jane.doe@example.com.", "STOP"), usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 4, totalTokenCount: 7 } } });
+    const message = await new Anthropic({ baseURL: gateway.url, apiKey: otherProjectApiKey }).messages.create({ model: geminiModel, max_tokens: 50, messages: [{ role: "user", content: "Contact?" }] });
+    expect(message.content).toMatchObject([{ type: "text", text: "Mail [REDACTED:email]." }]);
   });
 });
