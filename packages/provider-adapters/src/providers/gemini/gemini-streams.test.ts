@@ -15,7 +15,7 @@ const base = { model: "gemini/google/gemini-2.5-flash", requestId: "req_gemini" 
 const encoders: Record<string, () => StreamRenderer> = {
   openai: () => createChatStreamEncoder({ ...base, created: 1735689600, includeUsage: true }),
   anthropic: () => createMessagesStreamEncoder(base),
-  responses: () => createResponsesStreamEncoder({ ...base, createdAt: 1735689600, request: {}, overrides: {} }),
+  responses: () => createResponsesStreamEncoder({ ...base, createdAt: 1735689600, now: () => 1735689601, request: {}, overrides: {} }),
 };
 
 async function* bytesOf(text: string, size: number): AsyncIterable<Uint8Array> {
