@@ -9,7 +9,7 @@ const dependencies = { transport: undefined as never };
 
 describe("provider registry", () => {
   it("registers one provider per folder of src/providers/, its kind the folder's name", () => {
-    expect(providerKinds).toEqual(["anthropic", "azure-openai", "bedrock", "demo", "openai", "systemone", "vertex"]);
+    expect(providerKinds).toEqual(["anthropic", "azure-openai", "bedrock", "demo", "gemini", "openai", "systemone", "vertex"]);
     expect(registeredProviderList().map((provider) => provider.kind)).toEqual([...providerKinds]);
     expect(providerKindSchema.safeParse("mystery").success).toBe(false);
     expect(providerOf("mystery")).toBeUndefined();

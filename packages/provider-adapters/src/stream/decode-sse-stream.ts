@@ -14,7 +14,7 @@ import type { StreamDecoder, StreamFrame } from "./stream-part.js";
  */
 export async function* decodeSseStream(
   events: AsyncIterable<SseEvent>,
-  decoder: StreamDecoder,
+  decoder: Pick<StreamDecoder, "decode" | "finish" | "done">,
   options: { secrets?: readonly (string | null | undefined)[] } = {},
 ): AsyncGenerator<StreamFrame> {
   const secrets = options.secrets ?? [];
