@@ -3,9 +3,9 @@ import { type IncomingMessage, type ServerResponse, createServer } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { type AnthropicAnswer, anthropicError, anthropicStreamEvents, defaultAnthropicAnswer, invalidMessagesBody } from "./vertex-mock-anthropic.js";
 
-/** A Claude call as the mock received it. */
+/** A Claude or Gemini call as the mock received it. */
 export interface VertexMockCall {
-  method: "rawPredict" | "streamRawPredict" | "count-tokens";
+  method: "rawPredict" | "streamRawPredict" | "count-tokens" | "generateContent" | "streamGenerateContent" | "countTokens";
   model: string;
   path: string;
   headers: IncomingMessage["headers"];
@@ -71,6 +71,7 @@ export async function startVertexMock(options: VertexMockOptions): Promise<Verte
       return googleError(response, 401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.");
     }
     const [, project, location, publisher, model, method] = match.map((part) => decodeURIComponent(part ?? ""));
+    if (project === options.project && location === options.location && publisher === "google") return answerGemini(model!, method!, text, request, url, response);
     if (project !== options.project || location !== options.location || publisher !== "anthropic") {
       return googleError(response, 404, "NOT_FOUND", `Publisher Model \`projects/${project}/locations/${location}/publishers/${publisher}/models/${model}\` not found.`);
     }
@@ -91,6 +92,29 @@ export async function startVertexMock(options: VertexMockOptions): Promise<Verte
     if (method === "rawPredict") return sendJson(response, 200, answer.message);
     return streamMessage(response, answer);
   });
+
+  // Gemini on Vertex: the Gemini API's bodies at the publisher model's methods (a fixed answer;
+  // `countTokens` takes `contents` at the top level, as Vertex does).
+  function answerGemini(model: string, method: string, text: string, request: IncomingMessage, url: URL, response: ServerResponse): void {
+    const body = JSON.parse(text) as Record<string, any>;
+    if (!Array.isArray(body.contents)) return googleError(response, 400, "INVALID_ARGUMENT", "contents is required.");
+    if (method !== "generateContent" && method !== "streamGenerateContent" && method !== "countTokens") {
+      return googleError(response, 400, "INVALID_ARGUMENT", `Method ${method} is not supported for this model.`);
+    }
+    calls.push({ method, model, path: `${url.pathname}${url.search}`, headers: request.headers, body });
+    if (method === "countTokens") return sendJson(response, 200, { totalTokens: Math.ceil(JSON.stringify(body.contents).length / 4) });
+    const usageMetadata = { promptTokenCount: 5, candidatesTokenCount: 4, totalTokenCount: 9 };
+    const chunks = [
+      { candidates: [{ content: { role: "model", parts: [{ text: "Hello from " }] }, index: 0 }], modelVersion: model },
+      { candidates: [{ content: { role: "model", parts: [{ text: "Gemini on Vertex" }] }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: model },
+    ];
+    if (method === "generateContent") {
+      return sendJson(response, 200, { candidates: [{ content: { role: "model", parts: [{ text: "Hello from Gemini on Vertex" }] }, finishReason: "STOP", index: 0 }], usageMetadata, modelVersion: model });
+    }
+    if (url.searchParams.get("alt") !== "sse") return googleError(response, 400, "INVALID_ARGUMENT", "alt=sse expected by this mock.");
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.end(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(""));
+  }
 
   function answerToken(text: string, response: ServerResponse): void {
     const form = new URLSearchParams(text);

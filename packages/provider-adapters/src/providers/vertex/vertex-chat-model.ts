@@ -19,8 +19,8 @@ export function createVertexChatModel(models: VertexPublisherModels<ChatModel>, 
     maxTokensDefault,
     passesThrough: () => true,
     send(format, body, target, context, headers) {
-      const model = publisherModel(models, target, "chat");
-      return callChatModel(model, format, body, target, context, headers);
+      const [model, publisherTarget] = publisherModel(models, target, "chat");
+      return callChatModel(model, format, body, publisherTarget, context, headers);
     },
   };
 }
@@ -29,7 +29,10 @@ export function createVertexChatModel(models: VertexPublisherModels<ChatModel>, 
 export function createVertexTokenCounter(models: VertexPublisherModels<TokenCounter>): TokenCounter {
   return {
     passthrough: ["anthropic-messages"],
-    countTokens: (body, target, context, headers) => publisherModel(models, target, "token counting").countTokens(body, target, context, headers),
+    countTokens(body, target, context, headers) {
+      const [model, publisherTarget] = publisherModel(models, target, "token counting");
+      return model.countTokens(body, publisherTarget, context, headers);
+    },
   };
 }
 
@@ -38,14 +41,21 @@ export function createVertexDecisionModel(models: VertexPublisherModels<Decision
   return {
     passthrough: [],
     logprobs: false,
-    decide: (request, target, context) => publisherModel(models, target, "decisions").decide(request, target, context),
+    decide(request, target, context) {
+      const [model, publisherTarget] = publisherModel(models, target, "decisions");
+      return model.decide(request, publisherTarget, context);
+    },
   };
 }
 
-function publisherModel<Model>(models: VertexPublisherModels<Model>, target: ProviderTarget, capability: string): Model {
-  const { publisher } = vertexPublisherModel(target);
+/**
+ * The publisher's model of a target, and the target as that model sees it: the upstream model is
+ * the Vertex model id (`gemini-2.5-flash`, without the vendor the gateway's names carry).
+ */
+function publisherModel<Model>(models: VertexPublisherModels<Model>, target: ProviderTarget, capability: string): [Model, ProviderTarget] {
+  const { publisher, model: modelId } = vertexPublisherModel(target);
   const model = models[publisher];
-  if (model !== undefined) return model;
+  if (model !== undefined) return [model, modelId === target.upstreamModel ? target : { ...target, upstreamModel: modelId }];
   const provider = target.connection.name;
   throw new GatewayError("unsupported_feature", {
     message: `The connection '${provider}' (Vertex AI) does not serve ${capability} for ${publisher}/* models.`,
