@@ -303,8 +303,31 @@ async function measuredOpenLoop(pid, target, rate) {
  * drift of the shared machine's load does not always favour the same one); each round prints
  * its table and the gateway-vs-bare differences, then the best and median over rounds.
  */
+/** Connections whose chat calls are translated (the caller speaks chat completions, the upstream does not). */
+export function translatedConnections(mockUrl) {
+  return [
+    { name: "claude", kind: "anthropic", baseUrl: mockUrl, credential: "mock-credential", models: ["anthropic/bench-model"] },
+    {
+      name: "bedrock",
+      kind: "bedrock",
+      baseUrl: mockUrl,
+      credential: JSON.stringify({ accessKeyId: "AKIDBENCHMARK", secretAccessKey: "bench-secret-access-key" }),
+      settings: { region: "us-east-1" },
+      models: ["anthropic/bench-model-v1:0"],
+    },
+    { name: "gemini", kind: "gemini", baseUrl: mockUrl, credential: "bench-api-key", models: ["google/gemini-2.5-flash"] },
+  ];
+}
+
+/** The translated rows: chat completions callers answered by Anthropic, Bedrock (Converse) and Gemini. */
+export const translatedTargets = [
+  ["OpenAI -> Anthropic translated", "claude/anthropic/bench-model"],
+  ["OpenAI -> Bedrock Converse translated", "bedrock/anthropic/bench-model-v1:0"],
+  ["OpenAI -> Gemini translated", "gemini/google/gemini-2.5-flash"],
+];
+
 export async function runGatewayBenchmark() {
-  const environment = await startBenchEnvironment();
+  const environment = await startBenchEnvironment({ extraConnections: translatedConnections });
   const { gateway, reference, bare, metricsUrl, loadBefore, direct, viaReference, viaBare, viaGateway, directResponses, viaGatewayResponses } = environment;
   const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? "2"));
   const roundResults = [];
@@ -389,6 +412,21 @@ export async function runGatewayBenchmark() {
     const responsesStreamBaseline = await openLoop({ target: directResponses(true), rate: streamRate, durationSeconds: seconds });
     const responsesStreamMeasured = await openLoop({ target: viaGatewayResponses(true), rate: streamRate, durationSeconds: seconds });
     const responsesStreamRow = latencyRow(`gateway, responses stream TTFB ${streamRate} req/s`, responsesStreamBaseline, responsesStreamMeasured, null, "firstBytes");
+
+    // Translated chat: CPU per request of each provider's translation at the first rate (JSON answers).
+    const translatedRate = rates[0];
+    const translatedRows = [];
+    const translatedBaseline = await openLoop({ target: direct(false), rate: translatedRate, durationSeconds: seconds });
+    for (const [label, model] of translatedTargets) {
+      const target = { ...viaGateway(false), body: JSON.stringify({ model, messages: [{ role: "user", content: "Say hello." }] }) };
+      await closedLoop({ target, concurrency: 16, durationSeconds: 1 });
+      const run = await measuredOpenLoop(gateway.child.pid, target, translatedRate);
+      translatedRows.push(latencyRow(`gateway, chat ${label} ${translatedRate} req/s`, translatedBaseline, run.result, run.cpuMicros));
+    }
+    console.log(`\nTranslated chat completions (JSON), ${translatedRate} req/s open loop:`);
+    printRows(translatedRows);
+    const [anthropicRow, ...cloudRows] = translatedRows;
+    for (const row of cloudRows) console.log(`${row.scenario}: CPU per request x${format(row.cpuMicrosPerRequest / anthropicRow.cpuMicrosPerRequest)} of the OpenAI -> Anthropic row`);
 
     const maxThroughput = async (pid, target) => {
       await closedLoop({ target, concurrency: 16, durationSeconds: 1 });

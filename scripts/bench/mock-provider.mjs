@@ -1,6 +1,7 @@
 // A local provider for benchmarks and `pnpm fuzz`: fixed latency, JSON or SSE answers, for OpenAI
 // chat completions, the Responses API (any path ending in /responses) and embeddings, Anthropic
-// messages and count_tokens, and the System One decision contract. Whatever JSON it receives, it
+// messages and count_tokens, the System One decision contract, and JSON answers of Amazon
+// Bedrock's Converse and the Gemini API's generateContent. Whatever JSON it receives, it
 // answers (an unusable body gets the provider's own 400), so a gateway in front of it never sees
 // a provider that fails because of what a client sent.
 import { createServer } from "node:http";
@@ -27,6 +28,9 @@ export async function startMockProvider({ latencyMs = 0, streamChunks = 8 } = {}
       }
       const path = (request.url ?? "").split("?")[0];
       const answer = () => {
+        // Amazon Bedrock's Converse and the Gemini API's generateContent (JSON answers: the bench's translated rows).
+        if (path.startsWith("/model/") && path.endsWith("/converse")) return sendConverseJson(response);
+        if (path.endsWith(":generateContent")) return sendGeminiJson(response, path);
         if (path.endsWith("/messages/count_tokens")) return sendJsonBody(response, { input_tokens: 12 });
         if (path.endsWith("/messages")) return body.stream === true ? sendAnthropicStream(response, body) : sendAnthropicJson(response, body);
         if (path.endsWith("/embeddings")) return sendEmbeddings(response, body);
@@ -51,6 +55,20 @@ export async function startMockProvider({ latencyMs = 0, streamChunks = 8 } = {}
     sendJsonBody(response, {
       id: "msg_bench", type: "message", role: "assistant", model: modelOf(body), content: [{ type: "text", text: "Hello from the benchmark provider." }],
       stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 12, output_tokens: 7 },
+    });
+  }
+
+  function sendConverseJson(response) {
+    sendJsonBody(response, {
+      output: { message: { role: "assistant", content: [{ text: "Hello from the benchmark provider." }] } },
+      stopReason: "end_turn", usage: { inputTokens: 12, outputTokens: 7, totalTokens: 19 }, metrics: { latencyMs: latencyMs },
+    });
+  }
+
+  function sendGeminiJson(response, path) {
+    sendJsonBody(response, {
+      candidates: [{ content: { role: "model", parts: [{ text: "Hello from the benchmark provider." }] }, finishReason: "STOP", index: 0 }],
+      usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 }, modelVersion: path.split("/").at(-1)?.split(":")[0] ?? "bench",
     });
   }
 
