@@ -27,8 +27,24 @@ export function createBedrockCredentialSource(options: {
 }): BedrockCredentialSource {
   const { connection, settings, sts } = options;
   const now = options.now ?? Date.now;
+  // The same credentials object while the keys stay the same (request signers are kept per object):
+  // the connection's keys parsed once, the environment's replaced only when its variables change.
+  let fromConnection: AwsCredentials | null | undefined;
+  let fromEnvironment: AwsCredentials | null = null;
+  const environmentCredentials = (): AwsCredentials | null => {
+    const current = awsCredentialsFromEnvironment(options.environment);
+    const same =
+      current !== null &&
+      fromEnvironment !== null &&
+      current.accessKeyId === fromEnvironment.accessKeyId &&
+      current.secretAccessKey === fromEnvironment.secretAccessKey &&
+      current.sessionToken === fromEnvironment.sessionToken;
+    if (!same) fromEnvironment = current;
+    return fromEnvironment;
+  };
   const baseCredentials = (): AwsCredentials => {
-    const credentials = parseAwsCredential(connection.credential, connection.name) ?? awsCredentialsFromEnvironment(options.environment);
+    if (fromConnection === undefined) fromConnection = parseAwsCredential(connection.credential, connection.name);
+    const credentials = fromConnection ?? environmentCredentials();
     if (credentials === null) {
       throw new GatewayError("upstream_error", {
         message: `The connection '${connection.name}' has no AWS credentials (no keys in its credential, no AWS_ACCESS_KEY_ID in the environment).`,

@@ -1,4 +1,4 @@
-import { Sha256 } from "@aws-crypto/sha256-js";
+import { Hash } from "@smithy/hash-node";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentials } from "./aws-credentials.js";
 
@@ -9,6 +9,38 @@ export interface AwsRequestToSign {
   headers: Record<string, string>;
   /** The body text as sent (absent for a GET). */
   body?: string;
+}
+
+// SHA-256 through node:crypto (the pure-JavaScript hash cost more than the rest of a translated call).
+const nodeSha256 = Hash.bind(null, "sha256");
+
+// One signer per credentials object, region and service: a signer keeps the day's derived signing
+// key, so a call costs one HMAC chain instead of five. Credentials objects are replaced when they
+// change (an assumed role renewed), which drops their signers.
+const signers = new WeakMap<AwsCredentials, Map<string, SignatureV4>>();
+
+function signerOf(credentials: AwsCredentials, region: string, service: string): SignatureV4 {
+  let byScope = signers.get(credentials);
+  if (byScope === undefined) {
+    byScope = new Map();
+    signers.set(credentials, byScope);
+  }
+  const scope = `${region}/${service}`;
+  let signer = byScope.get(scope);
+  if (signer === undefined) {
+    signer = new SignatureV4({
+      credentials: {
+        accessKeyId: credentials.accessKeyId,
+        secretAccessKey: credentials.secretAccessKey,
+        ...(credentials.sessionToken === undefined ? {} : { sessionToken: credentials.sessionToken }),
+      },
+      region,
+      service,
+      sha256: nodeSha256,
+    });
+    byScope.set(scope, signer);
+  }
+  return signer;
 }
 
 /**
@@ -27,16 +59,7 @@ export async function signAwsRequest(options: {
 }): Promise<Record<string, string>> {
   const { request, credentials } = options;
   const url = new URL(request.url);
-  const signer = new SignatureV4({
-    credentials: {
-      accessKeyId: credentials.accessKeyId,
-      secretAccessKey: credentials.secretAccessKey,
-      ...(credentials.sessionToken === undefined ? {} : { sessionToken: credentials.sessionToken }),
-    },
-    region: options.region,
-    service: options.service,
-    sha256: Sha256,
-  });
+  const signer = signerOf(credentials, options.region, options.service);
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) query[key] = value;
   const signed = await signer.sign(
