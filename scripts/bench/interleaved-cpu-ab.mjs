@@ -1,5 +1,5 @@
-// CPU per request of several gateway builds, measured in alternating 2-second slices of the same
-// open-loop load (1,000 req/s of chat), so the shared machine's drift over minutes falls on every
+// CPU per request and latency percentiles of several gateway builds, measured in alternating
+// 2-second slices of the same open-loop load (1,000 req/s of chat), so the shared machine's drift over minutes falls on every
 // build alike. Run one after the other, builds differed by 10-15 % between runs of the same
 // build; interleaved like this, medians of one build agree within a few percent.
 //   node scripts/bench/interleaved-cpu-ab.mjs <entry> <entry> [...]
@@ -7,7 +7,7 @@
 // e.g. a worktree of the previous commit: `../before/apps/gateway/dist/main.js apps/gateway/dist/main.js`.
 // BENCH_AB_ROUNDS (default 20) slices per build, BENCH_AB_RATE (default 1000) requests/s.
 import { startBenchEnvironment } from "./gateway-bench.mjs";
-import { closedLoop, openLoop } from "./load-generator.mjs";
+import { closedLoop, openLoop, percentile } from "./load-generator.mjs";
 import { readCpuMicros } from "./process-stats.mjs";
 
 const entries = process.argv.slice(2);
@@ -30,18 +30,23 @@ try {
     await openLoop({ target: environment.viaGateway(false), rate, durationSeconds: 2 });
   }
   const slices = environments.map(() => []);
+  const latencies = environments.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [index, environment] of environments.entries()) {
       const before = readCpuMicros(environment.gateway.child.pid);
-      await openLoop({ target: environment.viaGateway(false), rate, durationSeconds: sliceSeconds });
+      const result = await openLoop({ target: environment.viaGateway(false), rate, durationSeconds: sliceSeconds });
+      for (const latency of result.latencies) latencies[index].push(latency);
       slices[index].push((readCpuMicros(environment.gateway.child.pid) - before) / (rate * sliceSeconds));
     }
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  console.log(`| gateway build | CPU per request, median of ${rounds} slices (us) | each slice (us) |`);
-  console.log("| --- | --- | --- |");
+  console.log(`| gateway build | CPU per request, median of ${rounds} slices (us) | latency p50 / p99 over all slices (ms) | each slice's CPU (us) |`);
+  console.log("| --- | --- | --- | --- |");
   entries.forEach((entry, index) => {
-    console.log(`| ${entry} | ${median(slices[index]).toFixed(0)} | ${slices[index].map((value) => value.toFixed(0)).join(" ")} |`);
+    const sorted = latencies[index].sort((a, b) => a - b);
+    const p50 = percentile(sorted, 0.5).toFixed(2);
+    const p99 = percentile(sorted, 0.99).toFixed(2);
+    console.log(`| ${entry} | ${median(slices[index]).toFixed(0)} | ${p50} / ${p99} | ${slices[index].map((value) => value.toFixed(0)).join(" ")} |`);
   });
 } finally {
   for (const environment of environments) await environment.close();
