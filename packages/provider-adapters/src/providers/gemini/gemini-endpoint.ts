@@ -11,7 +11,7 @@ export type GeminiMethod = "generateContent" | "streamGenerateContent" | "countT
  */
 export interface GeminiEndpoint {
   /** The URL of a model's method (`generateContent`, `streamGenerateContent` (with `alt=sse`), `countTokens`, `embedContent`, `batchEmbedContents`). */
-  url(model: string, method: "generateContent" | "streamGenerateContent" | "countTokens" | "embedContent" | "batchEmbedContents"): string;
+  url(model: string, method: GeminiMethod): string;
   /** The auth headers of one call (an API key header, or a bearer token fetched and cached). */
   headers(context: ProviderCallContext): Promise<Record<string, string>>;
 }

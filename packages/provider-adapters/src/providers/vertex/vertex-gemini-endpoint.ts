@@ -1,19 +1,7 @@
-import type { ProviderCallContext } from "../../provider-adapter.js";
+import type { GeminiEndpoint, GeminiMethod } from "../gemini/gemini-endpoint.js";
 import type { VertexAccessTokens } from "./vertex-access-tokens.js";
 import { vertexModelUrl, type VertexModelUrlOptions } from "./vertex-model-url.js";
 import type { VertexSettings } from "./vertex-settings.js";
-
-/** The Gemini API methods a Gemini model calls. */
-export type GeminiMethod = "generateContent" | "streamGenerateContent" | "countTokens" | "embedContent" | "batchEmbedContents";
-
-/**
- * Where and how a Gemini model calls its API (the shape the `gemini` provider's models take, so
- * they serve Gemini on Vertex AI unchanged): the URL of a model's method and the headers of a call.
- */
-export interface GeminiEndpoint {
-  url(model: string, method: GeminiMethod): string;
-  headers(context: ProviderCallContext): Promise<Record<string, string>>;
-}
 
 /** Options of {@link vertexGeminiEndpoint}. */
 export interface VertexGeminiEndpointOptions {
